@@ -134,11 +134,11 @@ var require_argument = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -148,8 +148,8 @@ var require_argument = __commonJS({
        * @param {string} [description]
        * @return {Argument}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -857,8 +857,8 @@ var require_option = __commonJS({
        * @param {string} [description]
        * @return {Option}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -959,11 +959,11 @@ var require_option = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -1057,7 +1057,7 @@ var require_option = __commonJS({
             this.positiveOptions.set(option.attributeName(), option);
           }
         });
-        this.negativeOptions.forEach((value, key) => {
+        this.negativeOptions.forEach((value2, key) => {
           if (this.positiveOptions.has(key)) {
             this.dualOptions.add(key);
           }
@@ -1070,12 +1070,12 @@ var require_option = __commonJS({
        * @param {Option} option
        * @returns {boolean}
        */
-      valueFromOption(value, option) {
+      valueFromOption(value2, option) {
         const optionKey = option.attributeName();
         if (!this.dualOptions.has(optionKey)) return true;
         const preset = this.negativeOptions.get(optionKey).presetArg;
         const negativeValue = preset !== void 0 ? preset : false;
-        return option.negate === (negativeValue === value);
+        return option.negate === (negativeValue === value2);
       }
     };
     function camelcase(str) {
@@ -1714,9 +1714,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target, value, previous, invalidArgumentMessage) {
+      _callParseArg(target, value2, previous, invalidArgumentMessage) {
         try {
-          return target.parseArg(value, previous);
+          return target.parseArg(value2, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -2003,8 +2003,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} value
        * @return {Command} `this` command for chaining
        */
-      setOptionValue(key, value) {
-        return this.setOptionValueWithSource(key, value, void 0);
+      setOptionValue(key, value2) {
+        return this.setOptionValueWithSource(key, value2, void 0);
       }
       /**
        * Store option value and where the value came from.
@@ -2014,11 +2014,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} source - expected values are default/config/env/cli/implied
        * @return {Command} `this` command for chaining
        */
-      setOptionValueWithSource(key, value, source) {
+      setOptionValueWithSource(key, value2, source) {
         if (this._storeOptionsAsProperties) {
-          this[key] = value;
+          this[key] = value2;
         } else {
-          this._optionValues[key] = value;
+          this._optionValues[key] = value2;
         }
         this._optionValueSources[key] = source;
         return this;
@@ -2401,13 +2401,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _processArguments() {
-        const myParseArg = (argument, value, previous) => {
-          let parsedValue = value;
-          if (value !== null && argument.parseArg) {
-            const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
+        const myParseArg = (argument, value2, previous) => {
+          let parsedValue = value2;
+          if (value2 !== null && argument.parseArg) {
+            const invalidValueMessage = `error: command-argument value '${value2}' is invalid for argument '${argument.name()}'.`;
             parsedValue = this._callParseArg(
               argument,
-              value,
+              value2,
               previous,
               invalidValueMessage
             );
@@ -2417,25 +2417,25 @@ Expecting one of '${allowedValues.join("', '")}'`);
         this._checkNumberOfArguments();
         const processedArgs = [];
         this.registeredArguments.forEach((declaredArg, index) => {
-          let value = declaredArg.defaultValue;
+          let value2 = declaredArg.defaultValue;
           if (declaredArg.variadic) {
             if (index < this.args.length) {
-              value = this.args.slice(index);
+              value2 = this.args.slice(index);
               if (declaredArg.parseArg) {
-                value = value.reduce((processed, v) => {
+                value2 = value2.reduce((processed, v) => {
                   return myParseArg(declaredArg, v, processed);
                 }, declaredArg.defaultValue);
               }
-            } else if (value === void 0) {
-              value = [];
+            } else if (value2 === void 0) {
+              value2 = [];
             }
           } else if (index < this.args.length) {
-            value = this.args[index];
+            value2 = this.args[index];
             if (declaredArg.parseArg) {
-              value = myParseArg(declaredArg, value, declaredArg.defaultValue);
+              value2 = myParseArg(declaredArg, value2, declaredArg.defaultValue);
             }
           }
-          processedArgs[index] = value;
+          processedArgs[index] = value2;
         });
         this.processedArgs = processedArgs;
       }
@@ -2700,15 +2700,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
             const option = this._findOption(arg);
             if (option) {
               if (option.required) {
-                const value = args[i++];
-                if (value === void 0) this.optionMissingArgument(option);
-                this.emit(`option:${option.name()}`, value);
+                const value2 = args[i++];
+                if (value2 === void 0) this.optionMissingArgument(option);
+                this.emit(`option:${option.name()}`, value2);
               } else if (option.optional) {
-                let value = null;
+                let value2 = null;
                 if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
-                  value = args[i++];
+                  value2 = args[i++];
                 }
-                this.emit(`option:${option.name()}`, value);
+                this.emit(`option:${option.name()}`, value2);
               } else {
                 this.emit(`option:${option.name()}`);
               }
@@ -3831,6 +3831,9 @@ var init_simple_statistics = __esm({
 });
 
 // src/core/results/memory.ts
+function isMemoryBytes(metric) {
+  return metric in MEMORY_METRICS && MEMORY_METRICS[metric].unit === "bytes";
+}
 function backendMemoryRecord(readings, intervalMs, ticks, why) {
   const perBackend = [...readings.values()].filter((r) => r.length > 0);
   const base = { version: 1, field: BACKEND_MEMORY_FIELD, intervalMs, ticks };
@@ -3871,11 +3874,11 @@ var init_memory = __esm({
 });
 
 // src/core/results/metrics.ts
-function metricValueProblem(metric, value, status) {
+function metricValueProblem(metric, value2, status) {
   const range = PLAUSIBLE[metric];
   const excluded = range.minExcluded && status === "ok";
-  const tooLow = excluded ? !(value > range.min) : !(value >= range.min);
-  if (!Number.isFinite(value) || tooLow || value > range.max) {
+  const tooLow = excluded ? !(value2 > range.min) : !(value2 >= range.min);
+  if (!Number.isFinite(value2) || tooLow || value2 > range.max) {
     return `expected ${range.why}${status === "failed" && range.minExcluded ? " (or 0, in a failed run)" : ""}`;
   }
   return void 0;
@@ -4281,10 +4284,10 @@ function getEnumValues(entries) {
 function joinValues(array2, separator = "|") {
   return array2.map((val) => stringifyPrimitive(val)).join(separator);
 }
-function jsonStringifyReplacer(_, value) {
-  if (typeof value === "bigint")
-    return value.toString();
-  return value;
+function jsonStringifyReplacer(_, value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString();
+  return value2;
 }
 function cached(getter) {
   return new Cached(getter);
@@ -4306,17 +4309,17 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 function defineLazy(object2, key, getter) {
-  let value = void 0;
+  let value2 = void 0;
   Object.defineProperty(object2, key, {
     get() {
-      if (value === EVALUATING) {
+      if (value2 === EVALUATING) {
         return void 0;
       }
-      if (value === void 0) {
-        value = EVALUATING;
-        value = getter();
+      if (value2 === void 0) {
+        value2 = EVALUATING;
+        value2 = getter();
       }
-      return value;
+      return value2;
     },
     set(v) {
       Object.defineProperty(object2, key, {
@@ -4330,9 +4333,9 @@ function defineLazy(object2, key, getter) {
 function objectClone(obj) {
   return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
-function assignProp(target, prop, value) {
+function assignProp(target, prop, value2) {
   Object.defineProperty(target, prop, {
-    value,
+    value: value2,
     writable: true,
     enumerable: true,
     configurable: true
@@ -4348,19 +4351,19 @@ function sourceShape(schema) {
 function deferProp(target, key, getter) {
   Object.defineProperty(target, key, {
     get() {
-      const value = getter();
-      assignProp(this, key, value);
-      return value;
+      const value2 = getter();
+      assignProp(this, key, value2);
+      return value2;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
+function putProp(target, key, value2) {
   if (key in target)
-    assignProp(target, key, value);
+    assignProp(target, key, value2);
   else
-    target[key] = value;
+    target[key] = value2;
 }
 function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
@@ -4370,8 +4373,8 @@ function mirrorShape(target, source, keys, wrap2) {
       continue;
     if (desc.get) {
       deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap2 ? wrap2(value, key) : value;
+        const value2 = source._zod.def.shape[key];
+        return wrap2 ? wrap2(value2, key) : value2;
       });
     } else
       putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
@@ -4500,9 +4503,9 @@ function createTransparentProxy(getter) {
       target ?? (target = getter());
       return Reflect.get(target, prop, receiver);
     },
-    set(_, prop, value, receiver) {
+    set(_, prop, value2, receiver) {
       target ?? (target = getter());
-      return Reflect.set(target, prop, value, receiver);
+      return Reflect.set(target, prop, value2, receiver);
     },
     has(_, prop) {
       target ?? (target = getter());
@@ -4526,12 +4529,12 @@ function createTransparentProxy(getter) {
     }
   });
 }
-function stringifyPrimitive(value) {
-  if (typeof value === "bigint")
-    return value.toString() + "n";
-  if (typeof value === "string")
-    return `"${value}"`;
-  return `${value}`;
+function stringifyPrimitive(value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString() + "n";
+  if (typeof value2 === "string")
+    return `"${value2}"`;
+  return `${value2}`;
 }
 function optionalKeys(shape) {
   return Object.keys(shape).filter((k) => {
@@ -4629,15 +4632,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value2, key) => selected && !selected.has(key) ? value2 : new Class2({ type: "optional", innerType: value2 })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value2, key) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key) ? value2 : new Class2({ type: "nonoptional", innerType: value2 })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -4827,12 +4830,12 @@ function members(proto, table4) {
       defineBound(proto, key, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
-  return value;
+function own(inst, key, value2, enumerable = true) {
+  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value: value2 });
+  return value2;
 }
-function hide(inst, key, value) {
-  return own(inst, key, value, false);
+function hide(inst, key, value2) {
+  return own(inst, key, value2, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table4) {
@@ -4844,8 +4847,8 @@ function derived(computes, table4) {
       get() {
         return own(this, key, compute2(this));
       },
-      set(value) {
-        own(this, key, value);
+      set(value2) {
+        own(this, key, value2);
       }
     });
   }
@@ -4857,8 +4860,8 @@ function defineBound(proto, key, fn) {
     get() {
       return this == null ? fn : own(this, key, fn.bind(this));
     },
-    set(value) {
-      own(this, key, value);
+    set(value2) {
+      own(this, key, value2);
     }
   });
 }
@@ -4880,21 +4883,21 @@ function defineLazyInternal(inst, key, compute2) {
       const outer = broke;
       broke = false;
       try {
-        const value = compute2(this);
+        const value2 = compute2(this);
         if (broke)
           delete this[key];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
         broke = broke || outer;
-        return value;
+        return value2;
       } catch (err) {
         delete this[key];
         broke = broke || outer;
         throw err;
       }
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
     }
   });
 }
@@ -4911,13 +4914,13 @@ function installLazyProp(inst, key, make, enumerable) {
       Object.defineProperty(this, key, desc);
       return desc.value;
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value: value2 });
     }
   });
 }
-function constantCatch(value) {
-  const fn = () => value;
+function constantCatch(value2) {
+  const fn = () => value2;
   fn[CONSTANT_CATCH] = true;
   return fn;
 }
@@ -5171,8 +5174,8 @@ function _getMessage() {
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
   return internals.message;
 }
-function _setMessage(value) {
-  this._zod.message = value;
+function _setMessage(value2) {
+  this._zod.message = value2;
 }
 function node(obj, key, make) {
   if (!Object.prototype.hasOwnProperty.call(obj, key)) {
@@ -5347,12 +5350,12 @@ var init_errors2 = __esm({
           configurable: true,
           enumerable: false,
           get() {
-            const value = () => this.message;
-            Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-            return value;
+            const value2 = () => this.message;
+            Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
+            return value2;
           },
-          set(value) {
-            Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+          set(value2) {
+            Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
           }
         });
       }
@@ -5387,15 +5390,15 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-function validateFallback(schema, value, _ctx) {
+function validateFallback(schema, value2, _ctx) {
   const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
   const fallbackRun = schema._zod.bag.fallbackRun;
   let result;
   if (fallbackRun) {
     ctx[COMPILE_FALLBACK] = true;
-    result = fallbackRun({ value, issues: [] }, ctx);
+    result = fallbackRun({ value: value2, issues: [] }, ctx);
   } else {
-    result = schema._zod.run({ value, issues: [] }, ctx);
+    result = schema._zod.run({ value: value2, issues: [] }, ctx);
   }
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
@@ -5409,9 +5412,9 @@ var init_parse = __esm({
     init_errors2();
     init_util();
     _parse = (_Err) => {
-      const fn = (schema, value, _ctx, _params) => {
+      const fn = (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-        const result = schema._zod.run({ value, issues: [] }, ctx);
+        const result = schema._zod.run({ value: value2, issues: [] }, ctx);
         if (result instanceof Promise) {
           throw new $ZodAsyncError();
         }
@@ -5426,9 +5429,9 @@ var init_parse = __esm({
     };
     parse = /* @__PURE__ */ _parse($ZodRealError);
     _parseAsync = (_Err) => {
-      const fn = async (schema, value, _ctx, params) => {
+      const fn = async (schema, value2, _ctx, params) => {
         const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-        let result = schema._zod.run({ value, issues: [] }, ctx);
+        let result = schema._zod.run({ value: value2, issues: [] }, ctx);
         if (result instanceof Promise)
           result = await result;
         if (result.issues.length) {
@@ -5441,18 +5444,18 @@ var init_parse = __esm({
       return fn;
     };
     parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
-    _safeParse = (_Err) => (schema, value, _ctx) => {
+    _safeParse = (_Err) => (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-      const result = schema._zod.run({ value, issues: [] }, ctx);
+      const result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise) {
         throw new $ZodAsyncError();
       }
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
     safeParse = /* @__PURE__ */ _safeParse($ZodRealError);
-    _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
+    _safeParseAsync = (_Err) => async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-      let result = schema._zod.run({ value, issues: [] }, ctx);
+      let result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise)
         result = await result;
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
@@ -5460,73 +5463,73 @@ var init_parse = __esm({
     safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
     COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
     COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-    validate = ((schema, value, _ctx) => {
+    validate = ((schema, value2, _ctx) => {
       const validator = schema._zod.bag.validator;
       if (validator !== void 0) {
-        if (validator(value) !== COMPILE_INVALID)
+        if (validator(value2) !== COMPILE_INVALID)
           return true;
         if (validator.definite === true && _ctx === void 0)
           return false;
       }
-      return validateFallback(schema, value, _ctx);
+      return validateFallback(schema, value2, _ctx);
     });
-    validateAsync = async (schema, value, _ctx) => {
+    validateAsync = async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-      let result = schema._zod.run({ value, issues: [] }, ctx);
+      let result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise)
         result = await result;
       return result.issues.length === 0;
     };
     _encode = (_Err) => {
       const parse5 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
+      const fn = (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return parse5(schema, value, ctx, finalizeParams(fn, _params));
+        return parse5(schema, value2, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     encode = /* @__PURE__ */ _encode($ZodRealError);
     _decode = (_Err) => {
       const parse5 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
-        return parse5(schema, value, _ctx, finalizeParams(fn, _params));
+      const fn = (schema, value2, _ctx, _params) => {
+        return parse5(schema, value2, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     decode = /* @__PURE__ */ _decode($ZodRealError);
     _encodeAsync = (_Err) => {
       const parseAsync3 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
+      const fn = async (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return await parseAsync3(schema, value, ctx, finalizeParams(fn, _params));
+        return await parseAsync3(schema, value2, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
     _decodeAsync = (_Err) => {
       const parseAsync3 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
-        return await parseAsync3(schema, value, _ctx, finalizeParams(fn, _params));
+      const fn = async (schema, value2, _ctx, _params) => {
+        return await parseAsync3(schema, value2, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
-    _safeEncode = (_Err) => (schema, value, _ctx) => {
+    _safeEncode = (_Err) => (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParse(_Err)(schema, value, ctx);
+      return _safeParse(_Err)(schema, value2, ctx);
     };
     safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
-    _safeDecode = (_Err) => (schema, value, _ctx) => {
-      return _safeParse(_Err)(schema, value, _ctx);
+    _safeDecode = (_Err) => (schema, value2, _ctx) => {
+      return _safeParse(_Err)(schema, value2, _ctx);
     };
     safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
-    _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
+    _safeEncodeAsync = (_Err) => async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParseAsync(_Err)(schema, value, ctx);
+      return _safeParseAsync(_Err)(schema, value2, ctx);
     };
     safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
-    _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
-      return _safeParseAsync(_Err)(schema, value, _ctx);
+    _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
+      return _safeParseAsync(_Err)(schema, value2, _ctx);
     };
     safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
   }
@@ -6253,21 +6256,21 @@ var init_versions = __esm({
 });
 
 // node_modules/zod/v4/core/schemas.js
-async function validateAsync2(inst, value) {
+async function validateAsync2(inst, value2) {
   const ctx = { async: true };
-  return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
+  return toStandardResult(await inst._zod.run({ value: value2, issues: [] }, ctx), ctx);
 }
 function standardProps(inst) {
   return {
-    validate: (value) => {
+    validate: (value2) => {
       const ctx = { async: false };
       try {
-        const r = inst._zod.run({ value, issues: [] }, ctx);
+        const r = inst._zod.run({ value: value2, issues: [] }, ctx);
         if (!(r instanceof Promise))
           return toStandardResult(r, ctx);
       } catch (_) {
       }
-      return validateAsync2(inst, value);
+      return validateAsync2(inst, value2);
     },
     vendor: "zod",
     version: 1
@@ -6304,8 +6307,8 @@ function parseURLObject(trimmed, def) {
     return URL_UNPARSEABLE;
   }
 }
-function stripTabAndNewline(value) {
-  return value.replace(asciiTabOrNewline, "");
+function stripTabAndNewline(value2) {
+  return value2.replace(asciiTabOrNewline, "");
 }
 function urlHostnameOk(url2, hostname3) {
   hostname3.lastIndex = 0;
@@ -6315,13 +6318,13 @@ function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
   return protocol.test(url2.protocol.endsWith(":") ? url2.protocol.slice(0, -1) : url2.protocol);
 }
-function isValidIPv6(value) {
-  if (!ipv6Alphabet.test(value))
+function isValidIPv6(value2) {
+  if (!ipv6Alphabet.test(value2))
     return false;
-  return canParseURL(`http://[${value}]`);
+  return canParseURL(`http://[${value2}]`);
 }
-function isValidCIDRv6(value) {
-  const parts = value.split("/");
+function isValidCIDRv6(value2) {
+  const parts = value2.split("/");
   if (parts.length !== 2)
     return false;
   const [address, prefix] = parts;
@@ -6360,9 +6363,9 @@ function isLuhnAlgo(digits) {
   let bit = 1;
   let sum3 = 0;
   while (length) {
-    const value = digits.charCodeAt(--length) - 48;
+    const value2 = digits.charCodeAt(--length) - 48;
     bit ^= 1;
-    sum3 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
+    sum3 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
   }
   return sum3 % 10 === 0;
 }
@@ -6586,16 +6589,16 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
   }
   return final;
 }
-function getDiscriminatedOption(union2, value) {
+function getDiscriminatedOption(union2, value2) {
   const internals = union2._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
     internals.bag.optionsMap = map2;
   }
-  const option = map2.get(value);
+  const option = map2.get(value2);
   if (option === null)
-    throw new Error(`Ambiguous discriminator value "${String(value)}"`);
+    throw new Error(`Ambiguous discriminator value "${String(value2)}"`);
   return option;
 }
 function discriminatorMap(def) {
@@ -6604,13 +6607,13 @@ function discriminatorMap(def) {
     const values = option._zod.propValues?.[def.discriminator];
     if (!values || values.size === 0)
       throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
-    for (const value of values) {
-      if (map2.has(value)) {
-        if (value !== void 0)
-          throw new Error(`Duplicate discriminator value "${String(value)}"`);
-        map2.set(value, null);
+    for (const value2 of values) {
+      if (map2.has(value2)) {
+        if (value2 !== void 0)
+          throw new Error(`Duplicate discriminator value "${String(value2)}"`);
+        map2.set(value2, null);
       } else {
-        map2.set(value, option);
+        map2.set(value2, option);
       }
     }
   }
@@ -6845,23 +6848,23 @@ function handleCodecAResult(result, def, ctx) {
   if (direction === "forward") {
     const transformed = def.transform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.out, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.out, ctx));
     }
     return handleCodecTxResult(result, transformed, def.out, ctx);
   } else {
     const transformed = def.reverseTransform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.in, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.in, ctx));
     }
     return handleCodecTxResult(result, transformed, def.in, ctx);
   }
 }
-function handleCodecTxResult(left, value, nextSchema, ctx) {
+function handleCodecTxResult(left, value2, nextSchema, ctx) {
   if (left.issues.length) {
     left.aborted = true;
     return left;
   }
-  return nextSchema._zod.run({ value, issues: left.issues }, ctx);
+  return nextSchema._zod.run({ value: value2, issues: left.issues }, ctx);
 }
 function handleReadonlyResult(payload) {
   if (!payload.memo)
@@ -7047,8 +7050,8 @@ var init_schemas = __esm({
       get "~standard"() {
         return hide(this, "~standard", standardProps(this));
       },
-      set "~standard"(value) {
-        own(this, "~standard", value);
+      set "~standard"(value2) {
+        own(this, "~standard", value2);
       }
     });
     toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => finalizeIssue(iss, ctx, config())) } : { value: r.value };
@@ -7615,11 +7618,11 @@ var init_schemas = __esm({
       });
       const isObject3 = isObject;
       const catchall = def.catchall;
-      let value;
+      let value2;
       const memo2 = globalConfig.memoizer;
       memo2?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
-        value ?? (value = _normalized.value);
+        value2 ?? (value2 = _normalized.value);
         const input2 = payload.value;
         if (!isObject3(input2)) {
           payload.issues.push({
@@ -7632,10 +7635,10 @@ var init_schemas = __esm({
         }
         payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
         const proms = [];
-        const shape = value.shape;
+        const shape = value2.shape;
         const abortEarly = ctx?.abortEarly;
         let seen = payload.issues.length;
-        for (const key of value.allKeys) {
+        for (const key of value2.allKeys) {
           if (abortEarly && payload.issues.length !== seen) {
             if (aborted(payload, seen))
               break;
@@ -7762,9 +7765,9 @@ var init_schemas = __esm({
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
       const catchall = def.catchall;
-      let value;
+      let value2;
       inst._zod.parse = (payload, ctx) => {
-        value ?? (value = _normalized.value);
+        value2 ?? (value2 = _normalized.value);
         const input2 = payload.value;
         if (!isObject3(input2)) {
           payload.issues.push({
@@ -7781,7 +7784,7 @@ var init_schemas = __esm({
           payload = fastpass(payload, ctx);
           if (!catchall)
             return payload;
-          return handleCatchall([], input2, payload, ctx, value, inst, ctx?.abortEarly === true);
+          return handleCatchall([], input2, payload, ctx, value2, inst, ctx?.abortEarly === true);
         }
         return superParse(payload, ctx);
       };
@@ -7904,9 +7907,9 @@ var init_schemas = __esm({
           });
           return payload;
         }
-        const value = input2?.[def.discriminator];
-        const opt = disc.value.get(value);
-        if (opt && (value !== void 0 || ctx.direction !== "backward")) {
+        const value2 = input2?.[def.discriminator];
+        const opt = disc.value.get(value2);
+        if (opt && (value2 !== void 0 || ctx.direction !== "backward")) {
           return opt._zod.run(payload, ctx);
         }
         if (def.unionFallback || ctx.direction === "backward") {
@@ -7917,7 +7920,7 @@ var init_schemas = __esm({
           errors: [],
           note: "No matching discriminator",
           discriminator: def.discriminator,
-          options: Array.from(disc.value.keys()).filter((value2) => disc.value.get(value2) !== null),
+          options: Array.from(disc.value.keys()).filter((value3) => disc.value.get(value3) !== null),
           input: input2,
           path: [def.discriminator],
           inst
@@ -8197,14 +8200,14 @@ var init_schemas = __esm({
         payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
         const abortEarly = ctx?.abortEarly;
         let seen = payload.issues.length;
-        for (const [key, value] of input2) {
+        for (const [key, value2] of input2) {
           if (abortEarly && payload.issues.length !== seen) {
             if (aborted(payload, seen))
               break;
             seen = payload.issues.length;
           }
           const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
-          const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
+          const valueResult = def.valueType._zod.run({ value: value2, issues: [] }, ctx);
           if (keyResult instanceof Promise || valueResult instanceof Promise) {
             proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
               handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
@@ -8708,8 +8711,8 @@ var init_schemas = __esm({
 });
 
 // node_modules/zod/v4/core/memoizer.js
-function isRef(value) {
-  return value !== null && typeof value === "object";
+function isRef(value2) {
+  return value2 !== null && typeof value2 === "object";
 }
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
@@ -8832,13 +8835,13 @@ function isRecursive(inst, stack, resolve) {
         const desc = Object.getOwnPropertyDescriptor(def, key);
         if (!desc || desc.get)
           continue;
-        const value = desc.value;
-        if (!value || typeof value !== "object")
+        const value2 = desc.value;
+        if (!value2 || typeof value2 !== "object")
           continue;
-        if (value._zod)
-          check2(value);
-        else if (Array.isArray(value))
-          for (const el of value)
+        if (value2._zod)
+          check2(value2);
+        else if (Array.isArray(value2))
+          for (const el of value2)
             check2(el);
       }
     }
@@ -8865,9 +8868,9 @@ function bucketFor(state, inst) {
 function memoizer() {
   return memo;
 }
-function isBackEdge(ctx, value) {
+function isBackEdge(ctx, value2) {
   const backEdges = ctx[STATE]?.backEdges;
-  return backEdges !== void 0 && isRef(value) && backEdges.has(value);
+  return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
 }
 var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open5, memo;
 var init_memoizer = __esm({
@@ -17168,13 +17171,13 @@ ${code}
   fn.definite = ctx.definite;
   return fn;
 }
-function addConstant(ctx, value) {
+function addConstant(ctx, value2) {
   for (const [name2, v] of ctx.constants) {
-    if (v === value)
+    if (v === value2)
       return name2;
   }
   const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
+  ctx.constants.set(name, value2);
   return name;
 }
 function addUserConstant(ctx, fn) {
@@ -17184,8 +17187,8 @@ function addUserConstant(ctx, fn) {
 function newVar(ctx) {
   return `v${ctx.varCounter++}`;
 }
-function runtimeRun(schema, value) {
-  const result = schema._zod.run({ value, issues: [] }, {});
+function runtimeRun(schema, value2) {
+  const result = schema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -17309,27 +17312,27 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value, label) {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value}`);
+function numericOperand(value2, label) {
+  if (typeof value2 !== "number" || !Number.isFinite(value2)) {
+    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value2}`);
   }
-  return `${value}`;
+  return `${value2}`;
 }
-function comparisonOperand(ctx, value) {
-  if (typeof value === "bigint")
-    return `${value}n`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function comparisonOperand(ctx, value2) {
+  if (typeof value2 === "bigint")
+    return `${value2}n`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       throw new ZodCompileUnsupportedError("comparison check with NaN bound");
-    return `${value}`;
+    return `${value2}`;
   }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) {
+  if (value2 instanceof Date) {
+    if (Number.isNaN(value2.getTime())) {
       throw new ZodCompileUnsupportedError("comparison check with Invalid Date bound");
     }
-    return addConstant(ctx, value);
+    return addConstant(ctx, value2);
   }
-  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value}`);
+  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value2}`);
 }
 function generateGreaterThanCheck(doc, ctx, def, accessor) {
   const op = def.inclusive ? "<" : "<=";
@@ -17450,8 +17453,8 @@ function generateCustomRefineCheck(doc, ctx, check2, accessor) {
       throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
     }
     const checkFn = check2._zod.check;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
       const result = checkFn(fakePayload);
       if (result instanceof Promise)
         throwAsync();
@@ -18076,24 +18079,24 @@ function generateLiteralCheck(doc, ctx, schema, accessor) {
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  const value = values[0];
-  if (typeof value === "number" && Number.isNaN(value)) {
+  const value2 = values[0];
+  if (typeof value2 === "number" && Number.isNaN(value2)) {
     const literalSet = addConstant(ctx, new Set(values));
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (typeof value === "string") {
-    doc.write(`if (${accessor} !== ${esc(value)}) return INVALID;`);
-  } else if (typeof value === "number" || typeof value === "boolean") {
-    doc.write(`if (${accessor} !== ${value}) return INVALID;`);
-  } else if (value === null) {
+  if (typeof value2 === "string") {
+    doc.write(`if (${accessor} !== ${esc(value2)}) return INVALID;`);
+  } else if (typeof value2 === "number" || typeof value2 === "boolean") {
+    doc.write(`if (${accessor} !== ${value2}) return INVALID;`);
+  } else if (value2 === null) {
     doc.write(`if (${accessor} !== null) return INVALID;`);
-  } else if (value === void 0) {
+  } else if (value2 === void 0) {
     doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  } else if (typeof value === "bigint") {
-    doc.write(`if (${accessor} !== ${value}n) return INVALID;`);
+  } else if (typeof value2 === "bigint") {
+    doc.write(`if (${accessor} !== ${value2}n) return INVALID;`);
   } else {
-    throw new ZodCompileUnsupportedError(`literal type ${typeof value}`);
+    throw new ZodCompileUnsupportedError(`literal type ${typeof value2}`);
   }
   return accessor;
 }
@@ -18293,13 +18296,13 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
     if (!values || values.size === 0) {
       throw new ZodCompileUnsupportedError("discriminated union option without static discriminator values");
     }
-    for (const value of values) {
-      if (claimed.has(value)) {
-        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value)}`);
+    for (const value2 of values) {
+      if (claimed.has(value2)) {
+        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value2)}`);
       }
-      claimed.add(value);
+      claimed.add(value2);
     }
-    const conditions = Array.from(values, (value) => literalEquality(ctx, discVar, value));
+    const conditions = Array.from(values, (value2) => literalEquality(ctx, discVar, value2));
     const prefix = firstBranch ? "if" : "else if";
     doc.write(`${prefix} (${conditions.join(" || ")}) {`);
     doc.indented((d) => {
@@ -18312,27 +18315,27 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
   doc.write(`else { return INVALID; }`);
   return outputVar;
 }
-function literalEquality(ctx, accessor, value) {
-  if (typeof value === "string")
-    return `${accessor} === ${esc(value)}`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function literalEquality(ctx, accessor, value2) {
+  if (typeof value2 === "string")
+    return `${accessor} === ${esc(value2)}`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       return `Number.isNaN(${accessor})`;
-    return `${accessor} === ${value}`;
+    return `${accessor} === ${value2}`;
   }
-  if (typeof value === "boolean")
-    return `${accessor} === ${value}`;
-  if (value === null)
+  if (typeof value2 === "boolean")
+    return `${accessor} === ${value2}`;
+  if (value2 === null)
     return `${accessor} === null`;
-  if (value === void 0)
+  if (value2 === void 0)
     return `${accessor} === undefined`;
-  if (typeof value === "bigint")
-    return `${accessor} === ${value}n`;
-  if (typeof value === "symbol") {
-    const symbolConst = addConstant(ctx, value);
+  if (typeof value2 === "bigint")
+    return `${accessor} === ${value2}n`;
+  if (typeof value2 === "symbol") {
+    const symbolConst = addConstant(ctx, value2);
     return `${accessor} === ${symbolConst}`;
   }
-  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value)}`);
+  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value2)}`);
 }
 function generateIntersectionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -18523,9 +18526,9 @@ function generatePipeCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms in pipes are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -18559,8 +18562,8 @@ function generateCustomCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function runtimeCatch(innerSchema, catchValue, value) {
-  const result = innerSchema._zod.run({ value, issues: [] }, {});
+function runtimeCatch(innerSchema, catchValue, value2) {
+  const result = innerSchema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -18598,9 +18601,9 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -19159,38 +19162,38 @@ function _nan(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lt(value, params) {
+function _lt(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lte(value, params) {
+function _lte(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gt(value, params) {
+function _gt(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gte(value, params) {
+function _gte(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
@@ -19211,11 +19214,11 @@ function _nonnegative(params) {
   return /* @__PURE__ */ _gte(0, params);
 }
 // @__NO_SIDE_EFFECTS__
-function _multipleOf(value, params) {
+function _multipleOf(value2, params) {
   return new $ZodCheckMultipleOf({
     check: "multiple_of",
     ...normalizeParams(params),
-    value
+    value: value2
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -19471,10 +19474,10 @@ function _nativeEnum(Class2, entries, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _literal(Class2, value, params) {
+function _literal(Class2, value2, params) {
   return new Class2({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...normalizeParams(params)
   });
 }
@@ -20380,9 +20383,9 @@ function rewriteKeyNames(ctx) {
     }
   }
 }
-function serializeDefaultValue(value, schema, ctx, json2, params) {
+function serializeDefaultValue(value2, schema, ctx, json2, params) {
   let unrepresentable = false;
-  const serialized = JSON.stringify(value, (_, val) => {
+  const serialized = JSON.stringify(value2, (_, val) => {
     if (typeof val !== "bigint")
       return val;
     unrepresentable = true;
@@ -20434,22 +20437,22 @@ var init_json_schema_processors = __esm({
     init_schemas();
     init_to_json_schema();
     init_util();
-    narrowMin = (agg, key, value) => {
-      if (agg[key] === void 0 || value > agg[key])
-        agg[key] = value;
+    narrowMin = (agg, key, value2) => {
+      if (agg[key] === void 0 || value2 > agg[key])
+        agg[key] = value2;
     };
-    narrowMax = (agg, key, value) => {
-      if (agg[key] === void 0 || value < agg[key])
-        agg[key] = value;
+    narrowMax = (agg, key, value2) => {
+      if (agg[key] === void 0 || value2 < agg[key])
+        agg[key] = value2;
     };
-    narrowBoth = (agg, value) => {
-      narrowMin(agg, "minimum", value);
-      narrowMax(agg, "maximum", value);
+    narrowBoth = (agg, value2) => {
+      narrowMin(agg, "minimum", value2);
+      narrowMax(agg, "maximum", value2);
     };
-    addDivisor = (agg, value) => {
+    addDivisor = (agg, value2) => {
       agg.multipleOf ?? (agg.multipleOf = []);
-      if (!agg.multipleOf.includes(value))
-        agg.multipleOf.push(value);
+      if (!agg.multipleOf.includes(value2))
+        agg.multipleOf.push(value2);
     };
     addPattern = (agg, pattern) => {
       agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
@@ -20930,9 +20933,9 @@ var init_json_schema_processors = __esm({
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json2.default = value;
+      const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      if (value2 !== UNREPRESENTABLE_DEFAULT)
+        json2.default = value2;
     };
     prefaultProcessor = (schema, ctx, json2, params) => {
       const def = schema._zod.def;
@@ -20941,9 +20944,9 @@ var init_json_schema_processors = __esm({
       seen.ref = def.innerType;
       if (ctx.io !== "input")
         return;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json2._prefault = value;
+      const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      if (value2 !== UNREPRESENTABLE_DEFAULT)
+        json2._prefault = value2;
     };
     catchProcessor = (schema, ctx, json2, params) => {
       const def = schema._zod.def;
@@ -21068,8 +21071,8 @@ var init_json_schema_generator = __esm({
       get counter() {
         return this.ctx.counter;
       }
-      set counter(value) {
-        this.ctx.counter = value;
+      set counter(value2) {
+        this.ctx.counter = value2;
       }
       /** @deprecated Access via ctx instead */
       get seen() {
@@ -21514,12 +21517,12 @@ function _lazyMethod(proto, key, make) {
     configurable: true,
     enumerable: false,
     get() {
-      const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
-      return value;
+      const value2 = make(this);
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
+      return value2;
     },
-    set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+    set(value2) {
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
     }
   });
 }
@@ -22067,10 +22070,10 @@ function nativeEnum(entries, params) {
     ...util_exports.normalizeParams(params)
   });
 }
-function literal(value, params) {
+function literal(value2, params) {
   return new ZodLiteral({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...util_exports.normalizeParams(params)
   });
 }
@@ -22378,8 +22381,8 @@ var init_schemas2 = __esm({
           }
         });
       },
-      set "~standard"(value) {
-        util_exports.own(this, "~standard", value);
+      set "~standard"(value2) {
+        util_exports.own(this, "~standard", value2);
       },
       parse: function _parse2(data, params) {
         return parse2(this, data, params, { callee: _parse2 });
@@ -22397,8 +22400,8 @@ var init_schemas2 = __esm({
       get spa() {
         return this?.safeParseAsync;
       },
-      set spa(value) {
-        util_exports.own(this, "spa", value);
+      set spa(value2) {
+        util_exports.own(this, "spa", value2);
       },
       validate(data, params) {
         return validate(this, data, params);
@@ -22719,23 +22722,23 @@ var init_schemas2 = __esm({
         },
         format: (inst) => aggregateChecks(inst).format ?? null
       }, {
-        gt(value, params) {
-          return this.check(_gt(value, params));
+        gt(value2, params) {
+          return this.check(_gt(value2, params));
         },
-        gte(value, params) {
-          return this.check(_gte(value, params));
+        gte(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        min(value, params) {
-          return this.check(_gte(value, params));
+        min(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        lt(value, params) {
-          return this.check(_lt(value, params));
+        lt(value2, params) {
+          return this.check(_lt(value2, params));
         },
-        lte(value, params) {
-          return this.check(_lte(value, params));
+        lte(value2, params) {
+          return this.check(_lte(value2, params));
         },
-        max(value, params) {
-          return this.check(_lte(value, params));
+        max(value2, params) {
+          return this.check(_lte(value2, params));
         },
         int(params) {
           return this.check(int(params));
@@ -22755,11 +22758,11 @@ var init_schemas2 = __esm({
         nonpositive(params) {
           return this.check(_lte(0, params));
         },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
+        multipleOf(value2, params) {
+          return this.check(_multipleOf(value2, params));
         },
-        step(value, params) {
-          return this.check(_multipleOf(value, params));
+        step(value2, params) {
+          return this.check(_multipleOf(value2, params));
         },
         finite() {
           return this;
@@ -22787,23 +22790,23 @@ var init_schemas2 = __esm({
         maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
         format: (inst) => aggregateChecks(inst).format ?? null
       }, {
-        gte(value, params) {
-          return this.check(_gte(value, params));
+        gte(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        min(value, params) {
-          return this.check(_gte(value, params));
+        min(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        gt(value, params) {
-          return this.check(_gt(value, params));
+        gt(value2, params) {
+          return this.check(_gt(value2, params));
         },
-        lt(value, params) {
-          return this.check(_lt(value, params));
+        lt(value2, params) {
+          return this.check(_lt(value2, params));
         },
-        lte(value, params) {
-          return this.check(_lte(value, params));
+        lte(value2, params) {
+          return this.check(_lte(value2, params));
         },
-        max(value, params) {
-          return this.check(_lte(value, params));
+        max(value2, params) {
+          return this.check(_lte(value2, params));
         },
         positive(params) {
           return this.check(_gt(BigInt(0), params));
@@ -22817,8 +22820,8 @@ var init_schemas2 = __esm({
         nonnegative(params) {
           return this.check(_gte(BigInt(0), params));
         },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
+        multipleOf(value2, params) {
+          return this.check(_multipleOf(value2, params));
         }
       })
     );
@@ -22867,8 +22870,8 @@ var init_schemas2 = __esm({
         $ZodDate.init(inst, def);
         ZodType.init(inst, def);
         inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
-        inst.min = (value, params) => inst.check(_gte(value, params));
-        inst.max = (value, params) => inst.check(_lte(value, params));
+        inst.min = (value2, params) => inst.check(_gte(value2, params));
+        inst.max = (value2, params) => inst.check(_lte(value2, params));
       },
       /* @__PURE__ */ util_exports.derived({
         minDate: (inst) => {
@@ -23036,11 +23039,11 @@ var init_schemas2 = __esm({
       const keys = new Set(Object.keys(def.entries));
       inst.extract = (values, params) => {
         const newEntries = {};
-        for (const value of values) {
-          if (keys.has(value)) {
-            newEntries[value] = def.entries[value];
+        for (const value2 of values) {
+          if (keys.has(value2)) {
+            newEntries[value2] = def.entries[value2];
           } else
-            throw new Error(`Key ${value} not found in enum`);
+            throw new Error(`Key ${value2} not found in enum`);
         }
         return new ZodEnum({
           ...def,
@@ -23051,11 +23054,11 @@ var init_schemas2 = __esm({
       };
       inst.exclude = (values, params) => {
         const newEntries = { ...def.entries };
-        for (const value of values) {
-          if (keys.has(value)) {
-            delete newEntries[value];
+        for (const value2 of values) {
+          if (keys.has(value2)) {
+            delete newEntries[value2];
           } else
-            throw new Error(`Key ${value} not found in enum`);
+            throw new Error(`Key ${value2} not found in enum`);
         }
         return new ZodEnum({
           ...def,
@@ -23343,11 +23346,11 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
-    const value = payload.value;
-    if (typeof value !== "object" || value === null || Array.isArray(value))
+  const guard2 = z2.transform((value2) => value2).check((payload) => {
+    const value2 = payload.value;
+    if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
       return;
-    const keys = Object.getOwnPropertyNames(value);
+    const keys = Object.getOwnPropertyNames(value2);
     if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
       payload.issues.push({
         origin: "object",
@@ -23355,7 +23358,7 @@ function checkObjectGuards(objectSchema, guards) {
         minimum: guards.minProperties,
         inclusive: true,
         message: `Too small: expected object to have >=${guards.minProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -23367,7 +23370,7 @@ function checkObjectGuards(objectSchema, guards) {
         maximum: guards.maxProperties,
         inclusive: true,
         message: `Too big: expected object to have <=${guards.maxProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -23390,23 +23393,23 @@ function checkObjectGuards(objectSchema, guards) {
   });
   return guard2.pipe(objectSchema);
 }
-function canonicalKey(value, seen) {
-  if (value === null)
+function canonicalKey(value2, seen) {
+  if (value2 === null)
     return "z";
-  const type = typeof value;
+  const type = typeof value2;
   if (type !== "object") {
-    if (type === "number" && Number.isNaN(value))
+    if (type === "number" && Number.isNaN(value2))
       return null;
-    const raw = String(value);
+    const raw = String(value2);
     return `${type[0]}${raw.length}:${raw}`;
   }
-  if (seen.has(value))
+  if (seen.has(value2))
     return null;
-  seen.add(value);
+  seen.add(value2);
   try {
-    if (Array.isArray(value)) {
+    if (Array.isArray(value2)) {
       const parts2 = [];
-      for (const item of value) {
+      for (const item of value2) {
         const key = canonicalKey(item, seen);
         if (key === null)
           return null;
@@ -23414,27 +23417,27 @@ function canonicalKey(value, seen) {
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
-    const keys = Object.keys(value).sort();
+    const keys = Object.keys(value2).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
+      const key = canonicalKey(value2[k], seen);
       if (key === null)
         return null;
       parts.push(`${k.length}:${k}=${key}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
-    seen.delete(value);
+    seen.delete(value2);
   }
 }
-function containsRef(value) {
-  if (typeof value !== "object" || value === null)
+function containsRef(value2) {
+  if (typeof value2 !== "object" || value2 === null)
     return false;
-  if (Array.isArray(value))
-    return value.some(containsRef);
-  if (typeof value.$ref === "string")
+  if (Array.isArray(value2))
+    return value2.some(containsRef);
+  if (typeof value2.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
+  return Object.entries(value2).some(([key, sub]) => {
     if (SCHEMA_KEYWORDS.has(key))
       return containsRef(sub);
     if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
@@ -23446,7 +23449,7 @@ function plural2(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value2) => value2).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -24586,13 +24589,13 @@ var init_zod = __esm({
 });
 
 // src/core/util/canonical-json.ts
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
+function canonicalJson(value2) {
+  return JSON.stringify(sortKeys(value2)) ?? "null";
 }
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (typeof value !== "object" || value === null) return value;
-  const record2 = value;
+function sortKeys(value2) {
+  if (Array.isArray(value2)) return value2.map((v) => v === void 0 ? null : sortKeys(v));
+  if (typeof value2 !== "object" || value2 === null) return value2;
+  const record2 = value2;
   const out = {};
   for (const key of Object.keys(record2).sort()) {
     if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
@@ -25134,26 +25137,26 @@ var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value))
-          return value.toJSON(arg, ctx);
+    function toJS(value2, arg, ctx) {
+      if (Array.isArray(value2))
+        return value2.map((v, i) => toJS(v, String(i), ctx));
+      if (value2 && typeof value2.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value2))
+          return value2.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
+        ctx.anchors.set(value2, data);
         ctx.onCreate = (res2) => {
           data.res = res2;
           delete ctx.onCreate;
         };
-        const res = value.toJSON(arg, ctx);
+        const res = value2.toJSON(arg, ctx);
         if (ctx.onCreate)
           ctx.onCreate(res);
         return res;
       }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
+      if (typeof value2 === "bigint" && !ctx?.keep)
+        return Number(value2);
+      return value2;
     }
     exports.toJS = toJS;
   }
@@ -25325,11 +25328,11 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
     var Scalar = class extends Node.NodeBase {
-      constructor(value) {
+      constructor(value2) {
         super(identity.SCALAR);
-        this.value = value;
+        this.value = value2;
       }
       toJSON(arg, ctx) {
         return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
@@ -25356,7 +25359,7 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value2, tagName, tags) {
       if (tagName) {
         const match = tags.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -25364,53 +25367,53 @@ var require_createNode = __commonJS({
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+      return tags.find((t) => t.identify?.(value2) && !t.format);
     }
-    function createNode(value, tagName, ctx) {
-      if (identity.isDocument(value))
-        value = value.contents;
-      if (identity.isNode(value))
-        return value;
-      if (identity.isPair(value)) {
+    function createNode(value2, tagName, ctx) {
+      if (identity.isDocument(value2))
+        value2 = value2.contents;
+      if (identity.isNode(value2))
+        return value2;
+      if (identity.isPair(value2)) {
         const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map2.items.push(value);
+        map2.items.push(value2);
         return map2;
       }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
+      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+        value2 = value2.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
       let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
+      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+        ref = sourceObjects.get(value2);
         if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
+          ref.anchor ?? (ref.anchor = onAnchor(value2));
           return new Alias.Alias(ref.anchor);
         } else {
           ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
+          sourceObjects.set(value2, ref);
         }
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
+      let tagObj = findTagObject(value2, tagName, schema.tags);
       if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
+        if (value2 && typeof value2.toJSON === "function") {
+          value2 = value2.toJSON();
         }
-        if (!value || typeof value !== "object") {
-          const node4 = new Scalar.Scalar(value);
+        if (!value2 || typeof value2 !== "object") {
+          const node4 = new Scalar.Scalar(value2);
           if (ref)
             ref.node = node4;
           return node4;
         }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar.Scalar(value2);
       if (tagName)
         node3.tag = tagName;
       else if (!tagObj.default)
@@ -25430,8 +25433,8 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path66, value) {
-      let v = value;
+    function collectionFromPath(schema, path66, value2) {
+      let v = value2;
       for (let i = path66.length - 1; i >= 0; --i) {
         const k = path66[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
@@ -25482,16 +25485,16 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path66, value) {
+      addIn(path66, value2) {
         if (isEmptyPath(path66))
-          this.add(value);
+          this.add(value2);
         else {
           const [key, ...rest] = path66;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
-            node3.addIn(rest, value);
+            node3.addIn(rest, value2);
           else if (node3 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -25545,16 +25548,16 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value) {
+      setIn(path66, value2) {
         const [key, ...rest] = path66;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key, value2);
         } else {
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
-            node3.setIn(rest, value);
+            node3.setIn(rest, value2);
           else if (node3 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -25749,13 +25752,13 @@ var require_stringifyString = __commonJS({
       }
       return true;
     }
-    function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+    function doubleQuotedString(value2, ctx) {
+      const json2 = JSON.stringify(value2);
       if (ctx.options.doubleQuotedAsJSON)
         return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
@@ -25829,22 +25832,22 @@ var require_stringifyString = __commonJS({
       str = start ? str + json2.slice(start) : json2;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+    function singleQuotedString(value2, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+        return doubleQuotedString(value2, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function quotedString(value, ctx) {
+    function quotedString(value2, ctx) {
       const { singleQuote } = ctx.options;
       let qs;
       if (singleQuote === false)
         qs = doubleQuotedString;
       else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
+        const hasDouble = value2.includes('"');
+        const hasSingle = value2.includes("'");
         if (hasDouble && !hasSingle)
           qs = singleQuotedString;
         else if (hasSingle && !hasDouble)
@@ -25852,7 +25855,7 @@ ${indent}`) + "'";
         else
           qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
-      return qs(value, ctx);
+      return qs(value2, ctx);
     }
     var blockEndNewlines;
     try {
@@ -25860,27 +25863,27 @@ ${indent}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
+      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent.length);
+      if (!value2)
         return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
+      for (endStart = value2.length; endStart > 0; --endStart) {
+        const ch = value2[endStart - 1];
         if (ch !== "\n" && ch !== "	" && ch !== " ")
           break;
       }
-      let end = value.substring(endStart);
+      let end = value2.substring(endStart);
       const endNlPos = end.indexOf("\n");
       if (endNlPos === -1) {
         chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
+      } else if (value2 === end || endNlPos !== end.length - 1) {
         chomp = "+";
         if (onChompKeep)
           onChompKeep();
@@ -25888,7 +25891,7 @@ ${indent}`) + "'";
         chomp = "";
       }
       if (end) {
-        value = value.slice(0, -end.length);
+        value2 = value2.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
         end = end.replace(blockEndNewlines, `$&${indent}`);
@@ -25896,8 +25899,8 @@ ${indent}`) + "'";
       let startWithSpace = false;
       let startEnd;
       let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
+      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+        const ch = value2[startEnd];
         if (ch === " ")
           startWithSpace = true;
         else if (ch === "\n")
@@ -25905,9 +25908,9 @@ ${indent}`) + "'";
         else
           break;
       }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
-        value = value.substring(start.length);
+        value2 = value2.substring(start.length);
         start = start.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
@@ -25918,7 +25921,7 @@ ${indent}`) + "'";
           onComment();
       }
       if (!literal2) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -25931,37 +25934,37 @@ ${indent}`) + "'";
           return `>${header}
 ${indent}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent}`);
+      value2 = value2.replace(/\n+/g, `$&${indent}`);
       return `|${header}
-${indent}${start}${value}${end}`;
+${indent}${start}${value2}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
+      const { type, value: value2 } = item;
       const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
+      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value2.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
-      if (containsDocumentMarker(value)) {
+      if (containsDocumentMarker(value2)) {
         if (indent === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str = value2.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
         const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
@@ -26134,7 +26137,7 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
@@ -26146,7 +26149,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -26161,12 +26164,12 @@ var require_stringifyPair = __commonJS({
         explicitKey = true;
       }
       if (ctx.inFlow) {
-        if (allNullValues || value == null) {
+        if (allNullValues || value2 == null) {
           if (keyCommentDone && onComment)
             onComment();
           return str === "" ? "?" : explicitKey ? `? ${str}` : str;
         }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
         str = `? ${str}`;
         if (keyComment && !keyCommentDone) {
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
@@ -26187,26 +26190,26 @@ ${indent}:`;
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
+      if (identity.isNode(value2)) {
+        vsb = !!value2.spaceBefore;
+        vcb = value2.commentBefore;
+        valueComment = value2.comment;
       } else {
         vsb = false;
         vcb = null;
         valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
+        if (value2 && typeof value2 === "object")
+          value2 = doc.createNode(value2);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value))
+      if (!explicitKey && !keyComment && identity.isScalar(value2))
         ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -26222,11 +26225,11 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity.isCollection(value)) {
+      } else if (!explicitKey && identity.isCollection(value2)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
         if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -26289,7 +26292,7 @@ var require_merge = __commonJS({
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge3 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
@@ -26299,8 +26302,8 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
-    function addMergeToJSMap(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
+    function addMergeToJSMap(ctx, map2, value2) {
+      const source = resolveAliasValue(ctx, value2);
       if (identity.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
@@ -26310,20 +26313,20 @@ var require_merge = __commonJS({
       else
         mergeValue(ctx, map2, source);
     }
-    function mergeValue(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
+    function mergeValue(ctx, map2, value2) {
+      const source = resolveAliasValue(ctx, value2);
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key, value3] of srcMap) {
         if (map2 instanceof Map) {
           if (!map2.has(key))
-            map2.set(key, value2);
+            map2.set(key, value3);
         } else if (map2 instanceof Set) {
           map2.add(key);
         } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
           Object.defineProperty(map2, key, {
-            value: value2,
+            value: value3,
             writable: true,
             enumerable: true,
             configurable: true
@@ -26332,8 +26335,8 @@ var require_merge = __commonJS({
       }
       return map2;
     }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    function resolveAliasValue(ctx, value2) {
+      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -26350,20 +26353,20 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
+    function addPairToJSMap(ctx, map2, { key, value: value2 }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
+        key.addToJSMap(ctx, map2, value2);
       else if (merge3.isMergeKey(ctx, key))
-        merge3.addMergeToJSMap(ctx, map2, value);
+        merge3.addMergeToJSMap(ctx, map2, value2);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map2 instanceof Map) {
-          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
+          map2.set(jsKey, toJS.toJS(value2, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
+          const jsValue = toJS.toJS(value2, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
               value: jsValue,
@@ -26413,24 +26416,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
+    function createPair(key, value2, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
+      const v = createNode.createNode(value2, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key, value2 = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
         this.key = key;
-        this.value = value;
+        this.value = value2;
       }
       clone(schema) {
-        let { key, value } = this;
+        let { key, value: value2 } = this;
         if (identity.isNode(key))
           key = key.clone(schema);
-        if (identity.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key, value);
+        if (identity.isNode(value2))
+          value2 = value2.clone(schema);
+        return new _Pair(key, value2);
       }
       toJSON(_, ctx) {
         const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -26633,17 +26636,17 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value) => {
+        const add = (key, value2) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
+            value2 = replacer.call(obj, key, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
-          if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+          if (value2 !== void 0 || keepUndefined)
+            map2.items.push(Pair.createPair(key, value2, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key, value2] of obj)
+            add(key, value2);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
             add(key, obj[key]);
@@ -26701,8 +26704,8 @@ var require_YAMLMap = __commonJS({
       has(key) {
         return !!findPair(this.items, key);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key, value2) {
+        this.add(new Pair.Pair(key, value2), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -26780,8 +26783,8 @@ var require_YAMLSeq = __commonJS({
         super(identity.SEQ, schema);
         this.items = [];
       }
-      add(value) {
-        this.items.push(value);
+      add(value2) {
+        this.items.push(value2);
       }
       /**
        * Removes a value from the collection.
@@ -26822,15 +26825,15 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
+      set(key, value2) {
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
-          prev.value = value;
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value2))
+          prev.value = value2;
         else
-          this.items[idx] = value;
+          this.items[idx] = value2;
       }
       toJSON(_, ctx) {
         const seq = [];
@@ -26906,7 +26909,7 @@ var require_string = __commonJS({
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
-      identify: (value) => typeof value === "string",
+      identify: (value2) => typeof value2 === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
       resolve: (str) => str,
@@ -26925,7 +26928,7 @@ var require_null = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
-      identify: (value) => value == null,
+      identify: (value2) => value2 == null,
       createNode: () => new Scalar.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
@@ -26943,18 +26946,18 @@ var require_bool = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
-      identify: (value) => typeof value === "boolean",
+      identify: (value2) => typeof value2 === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
       resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
+      stringify({ source, value: value2 }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
+          if (value2 === sv)
             return source;
         }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
+        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
     exports.boolTag = boolTag;
@@ -26965,13 +26968,13 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num6 = typeof value === "number" ? value : Number(value);
+    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
+      if (typeof value2 === "bigint")
+        return String(value2);
+      const num6 = typeof value2 === "number" ? value2 : Number(value2);
       if (!isFinite(num6))
         return isNaN(num6) ? ".nan" : num6 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
@@ -26995,7 +26998,7 @@ var require_float = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -27003,7 +27006,7 @@ var require_float = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -27015,7 +27018,7 @@ var require_float = __commonJS({
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
@@ -27039,16 +27042,16 @@ var require_int = __commonJS({
   "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
     function intStringify(node3, radix, prefix) {
-      const { value } = node3;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
+      const { value: value2 } = node3;
+      if (intIdentify(value2) && value2 >= 0)
+        return prefix + value2.toString(radix);
       return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
@@ -27065,7 +27068,7 @@ var require_int = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
@@ -27114,20 +27117,20 @@ var require_schema2 = __commonJS({
     var Scalar = require_Scalar();
     var map2 = require_map();
     var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
+    function intIdentify(value2) {
+      return typeof value2 === "bigint" || Number.isInteger(value2);
     }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
     var jsonScalars = [
       {
-        identify: (value) => typeof value === "string",
+        identify: (value2) => typeof value2 === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
         resolve: (str) => str,
         stringify: stringifyJSON
       },
       {
-        identify: (value) => value == null,
+        identify: (value2) => value2 == null,
         createNode: () => new Scalar.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
@@ -27136,7 +27139,7 @@ var require_schema2 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: (value) => typeof value === "boolean",
+        identify: (value2) => typeof value2 === "boolean",
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
@@ -27149,10 +27152,10 @@ var require_schema2 = __commonJS({
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
         resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
       },
       {
-        identify: (value) => typeof value === "number",
+        identify: (value2) => typeof value2 === "number",
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
@@ -27182,7 +27185,7 @@ var require_binary = __commonJS({
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
-      identify: (value) => value instanceof Uint8Array,
+      identify: (value2) => value2 instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
       tag: "tag:yaml.org,2002:binary",
@@ -27208,10 +27211,10 @@ var require_binary = __commonJS({
           return src;
         }
       },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
+      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+        if (!value2)
           return "";
-        const buf = value;
+        const buf = value2;
         let str;
         if (typeof node_buffer.Buffer === "function") {
           str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
@@ -27283,25 +27286,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value;
+          let key, value2;
           if (Array.isArray(it)) {
             if (it.length === 2) {
               key = it[0];
-              value = it[1];
+              value2 = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
               key = keys[0];
-              value = it[key];
+              value2 = it[key];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
             key = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key, value2, ctx));
         }
       return pairs2;
     }
@@ -27348,16 +27351,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair2 of this.items) {
-          let key, value;
+          let key, value2;
           if (identity.isPair(pair2)) {
             key = toJS.toJS(pair2.key, "", ctx);
-            value = toJS.toJS(pair2.value, key, ctx);
+            value2 = toJS.toJS(pair2.value, key, ctx);
           } else {
             key = toJS.toJS(pair2, "", ctx);
           }
           if (map2.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map2.set(key, value2);
         }
         return map2;
       }
@@ -27371,7 +27374,7 @@ var require_omap = __commonJS({
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
     var omap = {
       collection: "seq",
-      identify: (value) => value instanceof Map,
+      identify: (value2) => value2 instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
@@ -27401,14 +27404,14 @@ var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
+    function boolStringify({ value: value2, source }, ctx) {
+      const boolObj = value2 ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
         return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
+      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
-      identify: (value) => value === true,
+      identify: (value2) => value2 === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -27416,7 +27419,7 @@ var require_bool2 = __commonJS({
       stringify: boolStringify
     };
     var falseTag = {
-      identify: (value) => value === false,
+      identify: (value2) => value2 === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -27435,7 +27438,7 @@ var require_float2 = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -27443,7 +27446,7 @@ var require_float2 = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -27455,7 +27458,7 @@ var require_float2 = __commonJS({
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
@@ -27482,7 +27485,7 @@ var require_int2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     function intResolve(str, offset, radix, { intAsBigInt }) {
       const sign = str[0];
       if (sign === "-" || sign === "+")
@@ -27507,10 +27510,10 @@ var require_int2 = __commonJS({
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node3, radix, prefix) {
-      const { value } = node3;
-      if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      const { value: value2 } = node3;
+      if (intIdentify(value2)) {
+        const str = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
       return stringifyNumber.stringifyNumber(node3);
     }
@@ -27588,13 +27591,13 @@ var require_set = __commonJS({
         const pair2 = YAMLMap.findPair(this.items, key);
         return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
       }
-      set(key, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+      set(key, value2) {
+        if (typeof value2 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
         const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value) {
+        if (prev && !value2) {
           this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
+        } else if (!prev && value2) {
           this.items.push(new Pair.Pair(key));
         }
       }
@@ -27613,10 +27616,10 @@ var require_set = __commonJS({
         const { replacer } = ctx;
         const set3 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
+          for (let value2 of iterable) {
             if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+              value2 = replacer.call(iterable, value2, value2);
+            set3.items.push(Pair.createPair(value2, null, ctx));
           }
         return set3;
       }
@@ -27624,7 +27627,7 @@ var require_set = __commonJS({
     YAMLSet.tag = "tag:yaml.org,2002:set";
     var set2 = {
       collection: "map",
-      identify: (value) => value instanceof Set,
+      identify: (value2) => value2 instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
@@ -27658,33 +27661,33 @@ var require_timestamp = __commonJS({
       return sign === "-" ? num6(-1) * res : res;
     }
     function stringifySexagesimal(node3) {
-      let { value } = node3;
+      let { value: value2 } = node3;
       let num6 = (n) => n;
-      if (typeof value === "bigint")
+      if (typeof value2 === "bigint")
         num6 = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
+      else if (isNaN(value2) || !isFinite(value2))
         return stringifyNumber.stringifyNumber(node3);
       let sign = "";
-      if (value < 0) {
+      if (value2 < 0) {
         sign = "-";
-        value *= num6(-1);
+        value2 *= num6(-1);
       }
       const _60 = num6(60);
-      const parts = [value % _60];
-      if (value < 60) {
+      const parts = [value2 % _60];
+      if (value2 < 60) {
         parts.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+        value2 = (value2 - parts[0]) / _60;
+        parts.unshift(value2 % _60);
+        if (value2 >= 60) {
+          value2 = (value2 - parts[0]) / _60;
+          parts.unshift(value2);
         }
       }
       return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
@@ -27693,7 +27696,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var floatTime = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
@@ -27702,7 +27705,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var timestamp = {
-      identify: (value) => value instanceof Date,
+      identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
       // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
@@ -27725,7 +27728,7 @@ var require_timestamp = __commonJS({
         }
         return new Date(date5);
       },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
@@ -27999,7 +28002,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value2, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -28031,7 +28034,7 @@ var require_Document = __commonJS({
         } else
           this.directives = new directives.Directives({ version: version2 });
         this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -28056,14 +28059,14 @@ var require_Document = __commonJS({
         return copy;
       }
       /** Adds a value to the document. */
-      add(value) {
+      add(value2) {
         if (assertCollection(this.contents))
-          this.contents.add(value);
+          this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path66, value) {
+      addIn(path66, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path66, value);
+          this.contents.addIn(path66, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28082,10 +28085,10 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node3.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value2, replacer, options) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
+          value2 = replacer.call({ "": value2 }, "", value2);
           _replacer = replacer;
         } else if (Array.isArray(replacer)) {
           const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -28112,7 +28115,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node3 = createNode.createNode(value, tag, ctx);
+        const node3 = createNode.createNode(value2, tag, ctx);
         if (flow && identity.isCollection(node3))
           node3.flow = true;
         setAnchors();
@@ -28122,9 +28125,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
+      createPair(key, value2, options = {}) {
         const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+        const v = this.createNode(value2, null, options);
         return new Pair.Pair(k, v);
       }
       /**
@@ -28183,24 +28186,24 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key, value2) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key, value2);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value) {
+      setIn(path66, value2) {
         if (Collection2.isEmptyPath(path66)) {
-          this.contents = value;
+          this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path66, value);
+          this.contents.setIn(path66, value2);
         }
       }
       /**
@@ -28586,7 +28589,7 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep2, value: value2 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
           next: key ?? sep2?.[0],
@@ -28629,7 +28632,7 @@ var require_resolve_block_map = __commonJS({
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
-          next: value,
+          next: value2,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
@@ -28638,14 +28641,14 @@ var require_resolve_block_map = __commonJS({
         offset = valueProps.end;
         if (valueProps.found) {
           if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
+            if (value2?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
           offset = valueNode.range[2];
           const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
@@ -28691,18 +28694,18 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value } of bs.items) {
+      for (const { start, value: value2 } of bs.items) {
         const props = resolveProps.resolveProps(start, {
           indicator: "seq-item-ind",
-          next: value,
+          next: value2,
           offset,
           onError,
           parentIndent: bs.indent,
           startOnNewline: true
         });
         if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
+          if (props.anchor || props.tag || value2) {
+            if (value2?.type === "block-seq")
               onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
             else
               onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -28713,9 +28716,9 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node3 = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
         offset = node3.range[2];
         seq.items.push(node3);
       }
@@ -28797,7 +28800,7 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep2, value: value2 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
@@ -28808,7 +28811,7 @@ var require_resolve_flow_collection = __commonJS({
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value2) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -28863,10 +28866,10 @@ var require_resolve_flow_collection = __commonJS({
           }
         }
         if (!isMap2 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
-          if (isBlock(value))
+          if (isBlock(value2))
             onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
         } else {
           ctx.atKey = true;
@@ -28878,7 +28881,7 @@ var require_resolve_flow_collection = __commonJS({
           const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
-            next: value,
+            next: value2,
             offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
@@ -28898,15 +28901,15 @@ var require_resolve_flow_collection = __commonJS({
               if (props.start < valueProps.found.offset - 1024)
                 onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
             }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+          } else if (value2) {
+            if ("source" in value2 && value2.source?.[0] === ":")
+              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
-            if (isBlock(value))
+            if (isBlock(value2))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
             if (keyNode.comment)
@@ -29049,11 +29052,11 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
@@ -29083,11 +29086,11 @@ var require_resolve_block_scalar = __commonJS({
         if (lines[i][0].length > trimIndent)
           chompStart = i + 1;
       }
-      let value = "";
+      let value2 = "";
       let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value2 += lines[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
         let [indent, content] = lines[i];
         offset += indent.length + content.length + 1;
@@ -29101,23 +29104,23 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
+          value2 += sep2 + indent.slice(trimIndent) + content;
           sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
           if (sep2 === " ")
             sep2 = "\n";
           else if (!prevMoreIndented && sep2 === "\n")
             sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
+          value2 += sep2 + indent.slice(trimIndent) + content;
           sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
           if (sep2 === "\n")
-            value += "\n";
+            value2 += "\n";
           else
             sep2 = "\n";
         } else {
-          value += sep2 + content;
+          value2 += sep2 + content;
           sep2 = " ";
           prevMoreIndented = false;
         }
@@ -29127,15 +29130,15 @@ var require_resolve_block_scalar = __commonJS({
           break;
         case "+":
           for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
+            value2 += "\n" + lines[i][0].slice(trimIndent);
+          if (value2[value2.length - 1] !== "\n")
+            value2 += "\n";
           break;
         default:
-          value += "\n";
+          value2 += "\n";
       }
       const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
+      return { value: value2, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -29220,20 +29223,20 @@ var require_resolve_flow_scalar = __commonJS({
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
       let _type;
-      let value;
+      let value2;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value2 = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
+          value2 = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
+          value2 = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -29248,7 +29251,7 @@ var require_resolve_flow_scalar = __commonJS({
       const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
-        value,
+        value: value2,
         type: _type,
         comment: re.comment,
         range: [offset, valueEnd, re.offset]
@@ -29441,28 +29444,28 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+        tag = findScalarTagByTest(ctx, value2, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar = new Scalar.Scalar(value2);
       }
       scalar.range = range;
-      scalar.source = value;
+      scalar.source = value2;
       if (type)
         scalar.type = type;
       if (tagName)
@@ -29473,7 +29476,7 @@ var require_compose_scalar = __commonJS({
         scalar.comment = comment;
       return scalar;
     }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
@@ -29486,7 +29489,7 @@ var require_compose_scalar = __commonJS({
         }
       }
       for (const tag of matchWithTest)
-        if (tag.test?.test(value))
+        if (tag.test?.test(value2))
           return tag;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
@@ -29496,10 +29499,10 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -29657,7 +29660,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    function composeDoc(options, directives, { offset, start, value: value2, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -29669,7 +29672,7 @@ var require_compose_doc = __commonJS({
       };
       const props = resolveProps.resolveProps(start, {
         indicator: "doc-start",
-        next: value ?? end?.[0],
+        next: value2 ?? end?.[0],
         offset,
         onError,
         parentIndent: 0,
@@ -29677,10 +29680,10 @@ var require_compose_doc = __commonJS({
       });
       if (props.found) {
         doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -29928,9 +29931,9 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value, context3) {
+    function createScalarToken(value2, context3) {
       const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey,
         indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -29960,7 +29963,7 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value, context3 = {}) {
+    function setScalarValue(token, value2, context3 = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
       let indent = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent === "number")
@@ -29983,7 +29986,7 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey: implicitKey || indent === null,
         indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -30129,7 +30132,7 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep2, value }) {
+    function stringifyItem({ start, key, sep: sep2, value: value2 }) {
       let res = "";
       for (const st of start)
         res += st.source;
@@ -30138,8 +30141,8 @@ var require_cst_stringify = __commonJS({
       if (sep2)
         for (const st of sep2)
           res += st.source;
-      if (value)
-        res += stringifyToken(value);
+      if (value2)
+        res += stringifyToken(value2);
       return res;
     }
     exports.stringify = stringify2;
@@ -31872,7 +31875,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify2(value2, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -31885,14 +31888,14 @@ var require_public_api = __commonJS({
         const indent = Math.round(options);
         options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
-      if (value === void 0) {
+      if (value2 === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
-      if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+      if (identity.isDocument(value2) && !_replacer)
+        return value2.toString(options);
+      return new Document.Document(value2, _replacer, options).toString(options);
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
@@ -32044,8 +32047,8 @@ function machineFacts(env) {
     arch: env.arch
   };
   for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
+    const value2 = env.facts?.[key];
+    if (value2 !== void 0 && value2 !== "") facts[fact] = value2;
   }
   return facts;
 }
@@ -32175,8 +32178,8 @@ var require_postgres_array = __commonJS({
         return this.entries;
       }
     };
-    function identity(value) {
-      return value;
+    function identity(value2) {
+      return value2;
     }
   }
 });
@@ -32323,11 +32326,11 @@ var require_postgres_interval = __commonJS({
       }
       if (filtered.length === 0) return "0";
       return filtered.map(function(property) {
-        var value = this[property] || 0;
+        var value2 = this[property] || 0;
         if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
+          value2 = (value2 + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
         }
-        return value + " " + property;
+        return value2 + " " + property;
       }, this).join(" ");
     };
     var propertiesISOEquivalent = {
@@ -32345,11 +32348,11 @@ var require_postgres_interval = __commonJS({
       var timePart = timeProperties.map(buildProperty, this).join("");
       return "P" + datePart + "T" + timePart;
       function buildProperty(property) {
-        var value = this[property] || 0;
+        var value2 = this[property] || 0;
         if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
+          value2 = (value2 + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
         }
-        return value + propertiesISOEquivalent[property];
+        return value2 + propertiesISOEquivalent[property];
       }
     };
     var NUMBER3 = "([+-]?\\d+)";
@@ -32380,14 +32383,14 @@ var require_postgres_interval = __commonJS({
       var isNegative = matches[8] === "-";
       return Object.keys(positions).reduce(function(parsed, property) {
         var position = positions[property];
-        var value = matches[position];
-        if (!value) return parsed;
-        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
-        if (!value) return parsed;
+        var value2 = matches[position];
+        if (!value2) return parsed;
+        value2 = property === "milliseconds" ? parseMilliseconds(value2) : parseInt(value2, 10);
+        if (!value2) return parsed;
         if (isNegative && ~negatives.indexOf(property)) {
-          value *= -1;
+          value2 *= -1;
         }
-        parsed[property] = value;
+        parsed[property] = value2;
         return parsed;
       }, {});
     }
@@ -32439,37 +32442,37 @@ var require_textParsers = __commonJS({
     var parseInterval = require_postgres_interval();
     var parseByteA = require_postgres_bytea();
     function allowNull(fn) {
-      return function nullAllowed(value) {
-        if (value === null) return value;
-        return fn(value);
+      return function nullAllowed(value2) {
+        if (value2 === null) return value2;
+        return fn(value2);
       };
     }
-    function parseBool(value) {
-      if (value === null) return value;
-      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
+    function parseBool(value2) {
+      if (value2 === null) return value2;
+      return value2 === "TRUE" || value2 === "t" || value2 === "true" || value2 === "y" || value2 === "yes" || value2 === "on" || value2 === "1";
     }
-    function parseBoolArray(value) {
-      if (!value) return null;
-      return array2.parse(value, parseBool);
+    function parseBoolArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, parseBool);
     }
     function parseBaseTenInt(string4) {
       return parseInt(string4, 10);
     }
-    function parseIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(parseBaseTenInt));
+    function parseIntegerArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, allowNull(parseBaseTenInt));
     }
-    function parseBigIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(function(entry) {
+    function parseBigIntegerArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, allowNull(function(entry) {
         return parseBigInteger(entry).trim();
       }));
     }
-    var parsePointArray = function(value) {
-      if (!value) {
+    var parsePointArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parsePoint(entry);
         }
@@ -32477,11 +32480,11 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseFloatArray = function(value) {
-      if (!value) {
+    var parseFloatArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseFloat(entry);
         }
@@ -32489,18 +32492,18 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseStringArray = function(value) {
-      if (!value) {
+    var parseStringArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value);
+      var p = arrayParser.create(value2);
       return p.parse();
     };
-    var parseDateArray = function(value) {
-      if (!value) {
+    var parseDateArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseDate2(entry);
         }
@@ -32508,11 +32511,11 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseIntervalArray = function(value) {
-      if (!value) {
+    var parseIntervalArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseInterval(entry);
         }
@@ -32520,59 +32523,59 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseByteAArray = function(value) {
-      if (!value) {
+    var parseByteAArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      return array2.parse(value, allowNull(parseByteA));
+      return array2.parse(value2, allowNull(parseByteA));
     };
-    var parseInteger = function(value) {
-      return parseInt(value, 10);
+    var parseInteger = function(value2) {
+      return parseInt(value2, 10);
     };
-    var parseBigInteger = function(value) {
-      var valStr = String(value);
+    var parseBigInteger = function(value2) {
+      var valStr = String(value2);
       if (/^\d+$/.test(valStr)) {
         return valStr;
       }
-      return value;
+      return value2;
     };
-    var parseJsonArray = function(value) {
-      if (!value) {
+    var parseJsonArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      return array2.parse(value, allowNull(JSON.parse));
+      return array2.parse(value2, allowNull(JSON.parse));
     };
-    var parsePoint = function(value) {
-      if (value[0] !== "(") {
+    var parsePoint = function(value2) {
+      if (value2[0] !== "(") {
         return null;
       }
-      value = value.substring(1, value.length - 1).split(",");
+      value2 = value2.substring(1, value2.length - 1).split(",");
       return {
-        x: parseFloat(value[0]),
-        y: parseFloat(value[1])
+        x: parseFloat(value2[0]),
+        y: parseFloat(value2[1])
       };
     };
-    var parseCircle = function(value) {
-      if (value[0] !== "<" && value[1] !== "(") {
+    var parseCircle = function(value2) {
+      if (value2[0] !== "<" && value2[1] !== "(") {
         return null;
       }
       var point2 = "(";
       var radius = "";
       var pointParsed = false;
-      for (var i = 2; i < value.length - 1; i++) {
+      for (var i = 2; i < value2.length - 1; i++) {
         if (!pointParsed) {
-          point2 += value[i];
+          point2 += value2[i];
         }
-        if (value[i] === ")") {
+        if (value2[i] === ")") {
           pointParsed = true;
           continue;
         } else if (!pointParsed) {
           continue;
         }
-        if (value[i] === ",") {
+        if (value2[i] === ",") {
           continue;
         }
-        radius += value[i];
+        radius += value2[i];
       }
       var result = parsePoint(point2);
       result.radius = parseFloat(radius);
@@ -32721,11 +32724,11 @@ var require_binaryParsers = __commonJS({
         return lastValue * Math.pow(2, bits2) + newValue;
       };
       var offsetBytes = offset >> 3;
-      var inv = function(value) {
+      var inv = function(value2) {
         if (invert) {
-          return ~value & 255;
+          return ~value2 & 255;
         }
-        return value;
+        return value2;
       };
       var mask = 255;
       var firstBits = 8 - offset % 8;
@@ -32779,43 +32782,43 @@ var require_binaryParsers = __commonJS({
       }
       return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
     };
-    var parseInt16 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 15, 1, true) + 1);
+    var parseInt16 = function(value2) {
+      if (parseBits(value2, 1) == 1) {
+        return -1 * (parseBits(value2, 15, 1, true) + 1);
       }
-      return parseBits(value, 15, 1);
+      return parseBits(value2, 15, 1);
     };
-    var parseInt32 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 31, 1, true) + 1);
+    var parseInt32 = function(value2) {
+      if (parseBits(value2, 1) == 1) {
+        return -1 * (parseBits(value2, 31, 1, true) + 1);
       }
-      return parseBits(value, 31, 1);
+      return parseBits(value2, 31, 1);
     };
-    var parseFloat32 = function(value) {
-      return parseFloatFromBits(value, 23, 8);
+    var parseFloat32 = function(value2) {
+      return parseFloatFromBits(value2, 23, 8);
     };
-    var parseFloat64 = function(value) {
-      return parseFloatFromBits(value, 52, 11);
+    var parseFloat64 = function(value2) {
+      return parseFloatFromBits(value2, 52, 11);
     };
-    var parseNumeric = function(value) {
-      var sign = parseBits(value, 16, 32);
+    var parseNumeric = function(value2) {
+      var sign = parseBits(value2, 16, 32);
       if (sign == 49152) {
         return NaN;
       }
-      var weight = Math.pow(1e4, parseBits(value, 16, 16));
+      var weight = Math.pow(1e4, parseBits(value2, 16, 16));
       var result = 0;
       var digits = [];
-      var ndigits = parseBits(value, 16);
+      var ndigits = parseBits(value2, 16);
       for (var i = 0; i < ndigits; i++) {
-        result += parseBits(value, 16, 64 + 16 * i) * weight;
+        result += parseBits(value2, 16, 64 + 16 * i) * weight;
         weight /= 1e4;
       }
-      var scale = Math.pow(10, parseBits(value, 16, 48));
+      var scale = Math.pow(10, parseBits(value2, 16, 48));
       return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
     };
-    var parseDate2 = function(isUTC, value) {
-      var sign = parseBits(value, 1);
-      var rawValue = parseBits(value, 63, 1);
+    var parseDate2 = function(isUTC, value2) {
+      var sign = parseBits(value2, 1);
+      var rawValue = parseBits(value2, 63, 1);
       var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
       if (!isUTC) {
         result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
@@ -32824,38 +32827,38 @@ var require_binaryParsers = __commonJS({
       result.getMicroSeconds = function() {
         return this.usec;
       };
-      result.setMicroSeconds = function(value2) {
-        this.usec = value2;
+      result.setMicroSeconds = function(value3) {
+        this.usec = value3;
       };
       result.getUTCMicroSeconds = function() {
         return this.usec;
       };
       return result;
     };
-    var parseArray = function(value) {
-      var dim = parseBits(value, 32);
-      var flags = parseBits(value, 32, 32);
-      var elementType = parseBits(value, 32, 64);
+    var parseArray = function(value2) {
+      var dim = parseBits(value2, 32);
+      var flags = parseBits(value2, 32, 32);
+      var elementType = parseBits(value2, 32, 64);
       var offset = 96;
       var dims = [];
       for (var i = 0; i < dim; i++) {
-        dims[i] = parseBits(value, 32, offset);
+        dims[i] = parseBits(value2, 32, offset);
         offset += 32;
         offset += 32;
       }
       var parseElement = function(elementType2) {
-        var length = parseBits(value, 32, offset);
+        var length = parseBits(value2, 32, offset);
         offset += 32;
         if (length == 4294967295) {
           return null;
         }
         var result;
         if (elementType2 == 23 || elementType2 == 20) {
-          result = parseBits(value, length * 8, offset);
+          result = parseBits(value2, length * 8, offset);
           offset += length * 8;
           return result;
         } else if (elementType2 == 25) {
-          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
+          result = value2.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
           return result;
         } else {
           console.log("ERROR: ElementType not implemented: " + elementType2);
@@ -32879,12 +32882,12 @@ var require_binaryParsers = __commonJS({
       };
       return parse5(dims, elementType);
     };
-    var parseText = function(value) {
-      return value.toString("utf8");
+    var parseText = function(value2) {
+      return value2.toString("utf8");
     };
-    var parseBool = function(value) {
-      if (value === null) return null;
-      return parseBits(value, 8) > 0;
+    var parseBool = function(value2) {
+      if (value2 === null) return null;
+      return parseBits(value2, 8) > 0;
     };
     var init = function(register2) {
       register2(20, parseInt64);
@@ -33242,8 +33245,8 @@ var require_utils = __commonJS({
       return escaped;
     };
     module.exports = {
-      prepareValue: function prepareValueWrapper(value) {
-        return prepareValue(value);
+      prepareValue: function prepareValueWrapper(value2) {
+        return prepareValue(value2);
       },
       normalizeQueryConfig,
       escapeIdentifier: escapeIdentifier2,
@@ -33328,13 +33331,13 @@ var require_cert_signatures = __commonJS({
       const byte1 = data[index++];
       let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
       while (index < lastIndex) {
-        let value = 0;
+        let value2 = 0;
         while (index < lastIndex) {
           const nextByte = data[index++];
-          value = value << 7 | nextByte & 127;
+          value2 = value2 << 7 | nextByte & 127;
           if (nextByte < 128) break;
         }
-        oid += "." + value;
+        oid += "." + value2;
       }
       return { oid, index };
     }
@@ -33529,8 +33532,8 @@ var require_sasl = __commonJS({
             throw new Error("SASL: Invalid attribute pair entry");
           }
           const name = attrValue[0];
-          const value = attrValue.substring(2);
-          return [name, value];
+          const value2 = attrValue.substring(2);
+          return [name, value2];
         })
       );
     }
@@ -33766,35 +33769,35 @@ var require_pg_connection_string = __commonJS({
       return config2;
     }
     function toConnectionOptions(sslConfig) {
-      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
-        if (value !== void 0 && value !== null) {
-          c[key] = value;
+      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value2]) => {
+        if (value2 !== void 0 && value2 !== null) {
+          c[key] = value2;
         }
         return c;
       }, /* @__PURE__ */ Object.create(null));
       return connectionOptions;
     }
     function toClientConfig(config2) {
-      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
+      const poolConfig = Object.entries(config2).reduce((c, [key, value2]) => {
         if (key === "ssl") {
-          const sslConfig = value;
+          const sslConfig = value2;
           if (typeof sslConfig === "boolean") {
             c[key] = sslConfig;
           }
           if (typeof sslConfig === "object") {
             c[key] = toConnectionOptions(sslConfig);
           }
-        } else if (value !== void 0 && value !== null) {
+        } else if (value2 !== void 0 && value2 !== null) {
           if (key === "port") {
-            if (value !== "") {
-              const v = parseInt(value, 10);
+            if (value2 !== "") {
+              const v = parseInt(value2, 10);
               if (isNaN(v)) {
-                throw new Error(`Invalid ${key}: ${value}`);
+                throw new Error(`Invalid ${key}: ${value2}`);
               }
               c[key] = v;
             }
           } else {
-            c[key] = value;
+            c[key] = value2;
           }
         }
         return c;
@@ -33857,13 +33860,13 @@ var require_connection_parameters = __commonJS({
       }
       return defaults3.ssl;
     };
-    var quoteParamValue = function(value) {
-      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    var quoteParamValue = function(value2) {
+      return "'" + ("" + value2).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
     };
     var add = function(params, config2, paramName) {
-      const value = config2[paramName];
-      if (value !== void 0 && value !== null) {
-        params.push(paramName + "=" + quoteParamValue(value));
+      const value2 = config2[paramName];
+      if (value2 !== void 0 && value2 !== null) {
+        params.push(paramName + "=" + quoteParamValue(value2));
       }
     };
     var ConnectionParameters = class {
@@ -35041,8 +35044,8 @@ var require_parser2 = __commonJS({
     };
     var parseParameterStatusMessage = (reader) => {
       const name = reader.cstring();
-      const value = reader.cstring();
-      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
+      const value2 = reader.cstring();
+      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value2);
     };
     var parseBackendKeyData = (reader) => {
       const processID = reader.int32();
@@ -35688,8 +35691,8 @@ var require_helper = __commonJS({
       };
       for (var idx = 0; idx < fieldNames.length; idx += 1) {
         var rule = rules[idx];
-        var value = entry[fieldNames[idx]] || "";
-        var res = rule(value);
+        var value2 = entry[fieldNames[idx]] || "";
+        var res = rule(value2);
         if (!res) {
           return false;
         }
@@ -35708,8 +35711,8 @@ var require_lib = __commonJS({
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs.stat(file2, function(err, stat13) {
-        if (err || !helper.usePgPass(stat13, file2)) {
+      fs.stat(file2, function(err, stat14) {
+        if (err || !helper.usePgPass(stat14, file2)) {
           return cb(void 0);
         }
         var st = fs.createReadStream(file2);
@@ -35758,12 +35761,12 @@ var require_client = __commonJS({
       },
       "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
     );
-    function coerceNumberOrDefault(value, defaultValue) {
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? value : defaultValue;
+    function coerceNumberOrDefault(value2, defaultValue) {
+      if (typeof value2 === "number") {
+        return Number.isFinite(value2) ? value2 : defaultValue;
       }
-      if (typeof value === "string" && value.trim() !== "") {
-        const n = Number(value);
+      if (typeof value2 === "string" && value2.trim() !== "") {
+        const n = Number(value2);
         return Number.isFinite(n) ? n : defaultValue;
       }
       return defaultValue;
@@ -37567,8 +37570,8 @@ var init_json_syntax = __esm({
 function describeIssues(error62, doc, limit = 3) {
   const lines = error62.issues.slice(0, limit).map((issue2) => {
     if (issue2.path.length === 0) return `(document): ${issue2.message}`;
-    const value = valueAt2(doc, issue2.path);
-    const shown2 = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    const value2 = valueAt2(doc, issue2.path);
+    const shown2 = value2 === void 0 ? "missing" : `${JSON.stringify(value2)?.slice(0, 60)}`;
     return `${formatPath2(issue2.path)} is ${shown2}: ${issue2.message}`;
   });
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
@@ -37641,7 +37644,14 @@ var init_results_schema = __esm({
         backends: count2,
         peakBytes: finite2.optional(),
         medianBytes: finite2.optional(),
-        notRecorded: text.optional()
+        notRecorded: text.optional(),
+        contexts: external_exports.looseObject({
+          pid: external_exports.number().int().positive().optional(),
+          top: external_exports.array(external_exports.looseObject({ name: text, totalBytes: count2, contexts: external_exports.number().int().positive() })).optional(),
+          totalBytes: count2.optional(),
+          backendBytes: count2.optional(),
+          notRecorded: text.optional()
+        }).optional()
       }).optional()
     });
     workloadRecord = external_exports.looseObject({
@@ -37991,10 +38001,10 @@ function checkSamples(samples, field, c) {
       );
     }
     seen.set(id, i);
-    for (const [name, value] of Object.entries(s.metrics)) {
+    for (const [name, value2] of Object.entries(s.metrics)) {
       if (!isMetricName(name)) continue;
-      const problem2 = metricValueProblem(name, value, s.status);
-      if (problem2) throw new UserError(`${c.source}: ${where}.metrics.${name} is ${value}: ${problem2}`);
+      const problem2 = metricValueProblem(name, value2, s.status);
+      if (problem2) throw new UserError(`${c.source}: ${where}.metrics.${name} is ${value2}: ${problem2}`);
     }
   }
 }
@@ -38204,12 +38214,12 @@ function resolveFilter(filter = {}) {
   for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
   return out;
 }
-function parseDate(name, value) {
-  const v = value.trim();
+function parseDate(name, value2) {
+  const v = value2.trim();
   const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
   if (Number.isNaN(t)) {
     throw new UserError(
-      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
+      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value2}'`
     );
   }
   return t;
@@ -38337,9 +38347,9 @@ function childRows(doc) {
 async function inTransaction(c, fn) {
   await c.query("BEGIN");
   try {
-    const value = await fn();
+    const value2 = await fn();
     await c.query("COMMIT");
-    return value;
+    return value2;
   } catch (e) {
     await c.query("ROLLBACK").catch(() => {
     });
@@ -38762,10 +38772,10 @@ var init_pg_store = __esm({
           try {
             client = await this.pool.connect();
             client.on("error", ignoreError);
-            const value = await fn(client);
+            const value2 = await fn(client);
             client.off("error", ignoreError);
             client.release();
-            return value;
+            return value2;
           } catch (e) {
             client?.off("error", ignoreError);
             client?.release(true);
@@ -39717,7 +39727,7 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index) {
+      constructor(key, value2, index) {
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
@@ -39726,16 +39736,16 @@ var require_tree = __commonJS({
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value, index);
+          this.middle = new _TstNode(key, value2, index);
         } else {
-          this.value = value;
+          this.value = value2;
         }
       }
       /**
        * @param {string} key
        * @param {any} value
        */
-      add(key, value) {
+      add(key, value2) {
         const length = key.length;
         if (length === 0) {
           throw new TypeError("Unreachable");
@@ -39749,25 +39759,25 @@ var require_tree = __commonJS({
           }
           if (node3.code === code) {
             if (length === ++index) {
-              node3.value = value;
+              node3.value = value2;
               break;
             } else if (node3.middle !== null) {
               node3 = node3.middle;
             } else {
-              node3.middle = new _TstNode(key, value, index);
+              node3.middle = new _TstNode(key, value2, index);
               break;
             }
           } else if (node3.code < code) {
             if (node3.left !== null) {
               node3 = node3.left;
             } else {
-              node3.left = new _TstNode(key, value, index);
+              node3.left = new _TstNode(key, value2, index);
               break;
             }
           } else if (node3.right !== null) {
             node3 = node3.right;
           } else {
-            node3.right = new _TstNode(key, value, index);
+            node3.right = new _TstNode(key, value2, index);
             break;
           }
         }
@@ -39806,11 +39816,11 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value) {
+      insert(key, value2) {
         if (this.node === null) {
-          this.node = new TstNode(key, value, 0);
+          this.node = new TstNode(key, value2, 0);
         } else {
-          this.node.add(key, value);
+          this.node.add(key, value2);
         }
       }
       /**
@@ -39911,11 +39921,11 @@ var require_util = __commonJS({
       return url2;
     }
     function isValidPort(port) {
-      const value = parseInt(port, 10);
-      return value === Number(port) && value >= 0 && value <= 65535;
+      const value2 = parseInt(port, 10);
+      return value2 === Number(port) && value2 >= 0 && value2 <= 65535;
     }
-    function isHttpOrHttpsPrefixed(value) {
-      return value != null && value[0] === "h" && value[1] === "t" && value[2] === "t" && value[3] === "p" && (value[4] === ":" || value[4] === "s" && value[5] === ":");
+    function isHttpOrHttpsPrefixed(value2) {
+      return value2 != null && value2[0] === "h" && value2[1] === "t" && value2[2] === "t" && value2[3] === "p" && (value2[4] === ":" || value2[4] === "s" && value2[5] === ":");
     }
     function parseURL(url2) {
       if (typeof url2 === "string") {
@@ -40039,11 +40049,11 @@ var require_util = __commonJS({
       const m = val.toString().match(KEEPALIVE_TIMEOUT_EXPR);
       return m ? parseInt(m[1], 10) * 1e3 : null;
     }
-    function headerNameToString(value) {
-      return typeof value === "string" ? headerNameLowerCasedRecord[value] ?? value.toLowerCase() : tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function headerNameToString(value2) {
+      return typeof value2 === "string" ? headerNameLowerCasedRecord[value2] ?? value2.toLowerCase() : tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function bufferToLowerCasedHeaderName(value) {
-      return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function bufferToLowerCasedHeaderName(value2) {
+      return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
@@ -40158,14 +40168,14 @@ var require_util = __commonJS({
             iterator2 = iterable[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { done, value } = await iterator2.next();
+            const { done, value: value2 } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
               });
             } else {
-              const buf = Buffer.isBuffer(value) ? value : Buffer.from(value);
+              const buf = Buffer.isBuffer(value2) ? value2 : Buffer.from(value2);
               if (buf.byteLength) {
                 controller.enqueue(new Uint8Array(buf));
               }
@@ -40830,8 +40840,8 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value) {
-        processHeader(this, key, value);
+      addHeader(key, value2) {
+        processHeader(this, key, value2);
         return this;
       }
     };
@@ -40903,11 +40913,11 @@ var require_request = __commonJS({
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError2(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
-        const value = typeof val === "string" ? val.toLowerCase() : null;
-        if (value !== "close" && value !== "keep-alive") {
+        const value2 = typeof val === "string" ? val.toLowerCase() : null;
+        if (value2 !== "close" && value2 !== "keep-alive") {
           throw new InvalidArgumentError2("invalid connection header");
         }
-        if (value === "close") {
+        if (value2 === "close") {
           request2.reset = true;
         }
       } else if (headerName === "expect") {
@@ -41572,9 +41582,9 @@ var require_utils3 = __commonJS({
     function enumToMap(obj) {
       const res = {};
       Object.keys(obj).forEach((key) => {
-        const value = obj[key];
-        if (typeof value === "number") {
-          res[key] = value;
+        const value2 = obj[key];
+        if (typeof value2 === "number") {
+          res[key] = value2;
         }
       });
       return res;
@@ -42387,11 +42397,11 @@ var require_data_url = __commonJS({
     }
     function collectAnHTTPQuotedString(input2, position, extractValue) {
       const positionStart = position.position;
-      let value = "";
+      let value2 = "";
       assert2(input2[position.position] === '"');
       position.position++;
       while (true) {
-        value += collectASequenceOfCodePoints(
+        value2 += collectASequenceOfCodePoints(
           (char) => char !== '"' && char !== "\\",
           input2,
           position
@@ -42403,10 +42413,10 @@ var require_data_url = __commonJS({
         position.position++;
         if (quoteOrBackslash === "\\") {
           if (position.position >= input2.length) {
-            value += "\\";
+            value2 += "\\";
             break;
           }
-          value += input2[position.position];
+          value2 += input2[position.position];
           position.position++;
         } else {
           assert2(quoteOrBackslash === '"');
@@ -42414,7 +42424,7 @@ var require_data_url = __commonJS({
         }
       }
       if (extractValue) {
-        return value;
+        return value2;
       }
       return input2.slice(positionStart, position.position);
     }
@@ -42422,16 +42432,16 @@ var require_data_url = __commonJS({
       assert2(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name, value] of parameters.entries()) {
+      for (let [name, value2] of parameters.entries()) {
         serialization += ";";
         serialization += name;
         serialization += "=";
-        if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
-          value = value.replace(/(\\|")/g, "\\$1");
-          value = '"' + value;
-          value += '"';
+        if (!HTTP_TOKEN_CODEPOINTS.test(value2)) {
+          value2 = value2.replace(/(\\|")/g, "\\$1");
+          value2 = '"' + value2;
+          value2 += '"';
         }
-        serialization += value;
+        serialization += value2;
       }
       return serialization;
     }
@@ -42704,11 +42714,11 @@ var require_webidl = __commonJS({
           });
         }
         while (true) {
-          const { done, value } = method.next();
+          const { done, value: value2 } = method.next();
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index++}]`));
+          seq.push(converter(value2, prefix, `${argument}[${index++}]`));
         }
         return seq;
       };
@@ -42776,20 +42786,20 @@ var require_webidl = __commonJS({
               });
             }
           }
-          let value = dictionary[key];
+          let value2 = dictionary[key];
           const hasDefault = Object.hasOwn(options, "defaultValue");
-          if (hasDefault && value !== null) {
-            value ??= defaultValue();
+          if (hasDefault && value2 !== null) {
+            value2 ??= defaultValue();
           }
-          if (required2 || hasDefault || value !== void 0) {
-            value = converter(value, prefix, `${argument}.${key}`);
-            if (options.allowedValues && !options.allowedValues.includes(value)) {
+          if (required2 || hasDefault || value2 !== void 0) {
+            value2 = converter(value2, prefix, `${argument}.${key}`);
+            if (options.allowedValues && !options.allowedValues.includes(value2)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `${value} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
+                message: `${value2} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value;
+            dict[key] = value2;
           }
         }
         return dict;
@@ -43000,8 +43010,8 @@ var require_util2 = __commonJS({
       }
       return true;
     }
-    function normalizeBinaryStringToUtf8(value) {
-      return Buffer.from(value, "binary").toString("utf8");
+    function normalizeBinaryStringToUtf8(value2) {
+      return Buffer.from(value2, "binary").toString("utf8");
     }
     function requestCurrentURL(request2) {
       return request2.urlList[request2.urlList.length - 1];
@@ -43362,8 +43372,8 @@ var require_util2 = __commonJS({
     function normalizeMethod(method) {
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
-    function serializeJavascriptValueToJSONString(value) {
-      const result = JSON.stringify(value);
+    function serializeJavascriptValueToJSONString(value2) {
+      const result = JSON.stringify(value2);
       if (result === void 0) {
         throw new TypeError("Value is not JSON serializable");
       }
@@ -43404,7 +43414,7 @@ var require_util2 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index];
+          const { [keyIndex]: key, [valueIndex]: value2 } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
@@ -43412,10 +43422,10 @@ var require_util2 = __commonJS({
               result = key;
               break;
             case "value":
-              result = value;
+              result = value2;
               break;
             case "key+value":
-              result = [key, value];
+              result = [key, value2];
               break;
           }
           return {
@@ -43481,8 +43491,8 @@ var require_util2 = __commonJS({
                 `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value, key, this);
+            for (const { 0: key, 1: value2 } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value2, key, this);
             }
           }
         }
@@ -43559,8 +43569,8 @@ var require_util2 = __commonJS({
       const protocol = url2.protocol;
       return protocol === "http:" || protocol === "https:";
     }
-    function simpleRangeHeaderValue(value, allowWhitespace) {
-      const data = value;
+    function simpleRangeHeaderValue(value2, allowWhitespace) {
+      const data = value2;
       if (!data.startsWith("bytes")) {
         return "failure";
       }
@@ -43678,8 +43688,8 @@ var require_util2 = __commonJS({
       if (values === null) {
         return "failure";
       }
-      for (const value of values) {
-        const temporaryMimeType = parseMIMEType(value);
+      for (const value2 of values) {
+        const temporaryMimeType = parseMIMEType(value2);
         if (temporaryMimeType === "failure" || temporaryMimeType.essence === "*/*") {
           continue;
         }
@@ -43699,8 +43709,8 @@ var require_util2 = __commonJS({
       }
       return mimeType;
     }
-    function gettingDecodingSplitting(value) {
-      const input2 = value;
+    function gettingDecodingSplitting(value2) {
+      const input2 = value2;
       const position = { position: 0 };
       const values = [];
       let temporaryValue = "";
@@ -43731,11 +43741,11 @@ var require_util2 = __commonJS({
       return values;
     }
     function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
-      if (value === null) {
+      const value2 = list.get(name, true);
+      if (value2 === null) {
         return null;
       }
-      return gettingDecodingSplitting(value);
+      return gettingDecodingSplitting(value2);
     }
     var textDecoder = new TextDecoder();
     function utf8DecodeBytes(buffer) {
@@ -43918,19 +43928,19 @@ var require_formdata = __commonJS({
         }
         this[kState] = [];
       }
-      append(name, value, filename = void 0) {
+      append(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'append' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "value", { strict: false }) : webidl.converters.USVString(value, prefix, "value");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "value", { strict: false }) : webidl.converters.USVString(value2, prefix, "value");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "filename") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         this[kState].push(entry);
       }
       delete(name) {
@@ -43965,19 +43975,19 @@ var require_formdata = __commonJS({
         name = webidl.converters.USVString(name, prefix, "name");
         return this[kState].findIndex((entry) => entry.name === name) !== -1;
       }
-      set(name, value, filename = void 0) {
+      set(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'set' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "name", { strict: false }) : webidl.converters.USVString(value, prefix, "name");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "name", { strict: false }) : webidl.converters.USVString(value2, prefix, "name");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "name") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         const idx = this[kState].findIndex((entry2) => entry2.name === name);
         if (idx !== -1) {
           this[kState] = [
@@ -44021,21 +44031,21 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name, value, filename) {
-      if (typeof value === "string") {
+    function makeEntry(name, value2, filename) {
+      if (typeof value2 === "string") {
       } else {
-        if (!isFileLike(value)) {
-          value = value instanceof Blob ? new File2([value], "blob", { type: value.type }) : new FileLike(value, "blob", { type: value.type });
+        if (!isFileLike(value2)) {
+          value2 = value2 instanceof Blob ? new File2([value2], "blob", { type: value2.type }) : new FileLike(value2, "blob", { type: value2.type });
         }
         if (filename !== void 0) {
           const options = {
-            type: value.type,
-            lastModified: value.lastModified
+            type: value2.type,
+            lastModified: value2.lastModified
           };
-          value = value instanceof NativeFile ? new File2([value], filename, options) : new FileLike(value, filename, options);
+          value2 = value2 instanceof NativeFile ? new File2([value2], filename, options) : new FileLike(value2, filename, options);
         }
       }
-      return { name, value };
+      return { name, value: value2 };
     }
     module.exports = { FormData, makeEntry };
   }
@@ -44133,19 +44143,19 @@ var require_formdata_parser = __commonJS({
         } else {
           position.position += 2;
         }
-        let value;
+        let value2;
         if (filename !== null) {
           contentType ??= "text/plain";
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value = new File2([body], filename, { type: contentType });
+          value2 = new File2([body], filename, { type: contentType });
         } else {
-          value = utf8DecodeBytes(Buffer.from(body));
+          value2 = utf8DecodeBytes(Buffer.from(body));
         }
         assert2(isUSVString(name));
-        assert2(typeof value === "string" && isUSVString(value) || isFileLike(value));
-        entryList.push(makeEntry(name, value, filename));
+        assert2(typeof value2 === "string" && isUSVString(value2) || isFileLike(value2));
+        entryList.push(makeEntry(name, value2, filename));
       }
     }
     function parseMultipartFormDataHeaders(input2, position) {
@@ -44376,27 +44386,27 @@ var require_body = __commonJS({
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
         const escape = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
-        const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
+        const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name, value] of object2) {
-          if (typeof value === "string") {
+        for (const [name, value2] of object2) {
+          if (typeof value2 === "string") {
             const chunk2 = textEncoder.encode(prefix + `; name="${escape(normalizeLinefeeds(name))}"\r
 \r
-${normalizeLinefeeds(value)}\r
+${normalizeLinefeeds(value2)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
-Content-Type: ${value.type || "application/octet-stream"}\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape(value2.name)}"` : "") + `\r
+Content-Type: ${value2.type || "application/octet-stream"}\r
 \r
 `);
-            blobParts.push(chunk2, value, rn);
-            if (typeof value.size === "number") {
-              length += chunk2.byteLength + value.size + rn.byteLength;
+            blobParts.push(chunk2, value2, rn);
+            if (typeof value2.size === "number") {
+              length += chunk2.byteLength + value2.size + rn.byteLength;
             } else {
               hasUnknownSizeValue = true;
             }
@@ -44447,7 +44457,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             iterator2 = action(object2)[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { value, done } = await iterator2.next();
+            const { value: value2, done } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
@@ -44455,7 +44465,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               });
             } else {
               if (!isErrored(stream)) {
-                const buffer = new Uint8Array(value);
+                const buffer = new Uint8Array(value2);
                 if (buffer.byteLength) {
                   controller.enqueue(buffer);
                 }
@@ -44518,12 +44528,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return consumeBody(this, parseJSONFromBytes, instance);
         },
         formData() {
-          return consumeBody(this, (value) => {
+          return consumeBody(this, (value2) => {
             const mimeType = bodyMimeType(this);
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
+                  const parsed = multipartFormDataParser(value2, mimeType);
                   if (parsed === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
@@ -44532,10 +44542,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value.toString());
+                  const entries = new URLSearchParams(value2.toString());
                   const fd = new FormData();
-                  for (const [name, value2] of entries) {
-                    fd.append(name, value2);
+                  for (const [name, value3] of entries) {
+                    fd.append(name, value3);
                   }
                   return fd;
                 }
@@ -45791,13 +45801,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name, value] of Object.entries(headers)) {
-        if (Array.isArray(value)) {
-          for (const subvalue of value) {
+      for (const [name, value2] of Object.entries(headers)) {
+        if (Array.isArray(value2)) {
+          for (const subvalue of value2) {
             result.push(Buffer.from(name), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name), Buffer.from(value));
+          result.push(Buffer.from(name), Buffer.from(value2));
         }
       }
       return result;
@@ -46715,8 +46725,8 @@ var require_client3 = __commonJS({
       get pipelining() {
         return this[kPipelining];
       }
-      set pipelining(value) {
-        this[kPipelining] = value;
+      set pipelining(value2) {
+        this[kPipelining] = value2;
         this[kResume](true);
       }
       get [kPending]() {
@@ -49545,15 +49555,15 @@ var require_mock_utils = __commonJS({
         isPromise
       }
     } = __require("node:util");
-    function matchValue(match, value) {
+    function matchValue(match, value2) {
       if (typeof match === "string") {
-        return match === value;
+        return match === value2;
       }
       if (match instanceof RegExp) {
-        return match.test(value);
+        return match.test(value2);
       }
       if (typeof match === "function") {
-        return match(value) === true;
+        return match(value2) === true;
       }
       return false;
     }
@@ -49694,14 +49704,14 @@ var require_mock_utils = __commonJS({
       const result = [];
       for (let i = 0; i < keys.length; ++i) {
         const key = keys[i];
-        const value = data[key];
+        const value2 = data[key];
         const name = Buffer.from(`${key}`);
-        if (Array.isArray(value)) {
-          for (let j = 0; j < value.length; ++j) {
-            result.push(name, Buffer.from(`${value[j]}`));
+        if (Array.isArray(value2)) {
+          for (let j = 0; j < value2.length; ++j) {
+            result.push(name, Buffer.from(`${value2[j]}`));
           }
         } else {
-          result.push(name, Buffer.from(`${value}`));
+          result.push(name, Buffer.from(`${value2}`));
         }
       }
       return result;
@@ -50851,25 +50861,25 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name, value) {
-      value = headerValueNormalize(value);
+    function appendHeader(headers, name, value2) {
+      value2 = headerValueNormalize(value2);
       if (!isValidHeaderName(name)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
           value: name,
           type: "header name"
         });
-      } else if (!isValidHeaderValue(value)) {
+      } else if (!isValidHeaderValue(value2)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value,
+          value: value2,
           type: "header value"
         });
       }
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name, value, false);
+      return getHeadersList(headers).append(name, value2, false);
     }
     function compareHeaderName(a, b) {
       return a[0] < b[0] ? -1 : 1;
@@ -50906,7 +50916,7 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name, value, isLowerCase) {
+      append(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists2 = this[kHeadersMap].get(lowercaseName);
@@ -50914,13 +50924,13 @@ var require_headers = __commonJS({
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists2.name,
-            value: `${exists2.value}${delimiter}${value}`
+            value: `${exists2.value}${delimiter}${value2}`
           });
         } else {
-          this[kHeadersMap].set(lowercaseName, { name, value });
+          this[kHeadersMap].set(lowercaseName, { name, value: value2 });
         }
         if (lowercaseName === "set-cookie") {
-          (this.cookies ??= []).push(value);
+          (this.cookies ??= []).push(value2);
         }
       }
       /**
@@ -50929,13 +50939,13 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name, value, isLowerCase) {
+      set(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         if (lowercaseName === "set-cookie") {
-          this.cookies = [value];
+          this.cookies = [value2];
         }
-        this[kHeadersMap].set(lowercaseName, { name, value });
+        this[kHeadersMap].set(lowercaseName, { name, value: value2 });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
@@ -50960,15 +50970,15 @@ var require_headers = __commonJS({
         return this[kHeadersMap].get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-          yield [name, value];
+        for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+          yield [name, value2];
         }
       }
       get entries() {
         const headers = {};
         if (this[kHeadersMap].size !== 0) {
-          for (const { name, value } of this[kHeadersMap].values()) {
-            headers[name] = value;
+          for (const { name, value: value2 } of this[kHeadersMap].values()) {
+            headers[name] = value2;
           }
         }
         return headers;
@@ -50979,13 +50989,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this[kHeadersMap].size !== 0) {
-          for (const { 0: lowerName, 1: { name, value } } of this[kHeadersMap]) {
+          for (const { 0: lowerName, 1: { name, value: value2 } } of this[kHeadersMap]) {
             if (lowerName === "set-cookie") {
               for (const cookie of this.cookies) {
                 headers.push([name, cookie]);
               }
             } else {
-              headers.push([name, value]);
+              headers.push([name, value2]);
             }
           }
         }
@@ -51003,9 +51013,9 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array2[0] = [firstValue[0], firstValue[1].value];
           assert2(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
-            value = iterator2.next().value;
-            x = array2[i] = [value[0], value[1].value];
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value2; i < size2; ++i) {
+            value2 = iterator2.next().value;
+            x = array2[i] = [value2[0], value2[1].value];
             assert2(x[1] !== null);
             left = 0;
             right = i;
@@ -51031,9 +51041,9 @@ var require_headers = __commonJS({
           return array2;
         } else {
           let i = 0;
-          for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-            array2[i++] = [name, value];
-            assert2(value !== null);
+          for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+            array2[i++] = [name, value2];
+            assert2(value2 !== null);
           }
           return array2.sort(compareHeaderName);
         }
@@ -51055,13 +51065,13 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name, value) {
+      append(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name, value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        return appendHeader(this, name, value2);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
       delete(name) {
@@ -51115,30 +51125,30 @@ var require_headers = __commonJS({
         return this.#headersList.contains(name, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name, value) {
+      set(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        value = headerValueNormalize(value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        value2 = headerValueNormalize(value2);
         if (!isValidHeaderName(name)) {
           throw webidl.errors.invalidArgument({
             prefix,
             value: name,
             type: "header name"
           });
-        } else if (!isValidHeaderValue(value)) {
+        } else if (!isValidHeaderValue(value2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value,
+            value: value2,
             type: "header value"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name, value, false);
+        this.#headersList.set(name, value2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -51161,13 +51171,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap] = names;
         }
         for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+          const { 0: name, 1: value2 } = names[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
             }
           } else {
-            headers.push([name, value]);
+            headers.push([name, value2]);
           }
         }
         return this.#headersList[kHeadersSortedMap] = headers;
@@ -51311,8 +51321,8 @@ var require_response = __commonJS({
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
         responseObject[kState].status = status;
-        const value = isomorphicEncode(URLSerializer(parsedURL));
-        responseObject[kState].headersList.append("location", value, true);
+        const value2 = isomorphicEncode(URLSerializer(parsedURL));
+        responseObject[kState].headersList.append("location", value2, true);
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
@@ -51494,9 +51504,9 @@ var require_response = __commonJS({
         get(target, p) {
           return p in state ? state[p] : target[p];
         },
-        set(target, p, value) {
+        set(target, p, value2) {
           assert2(!(p in state));
-          target[p] = value;
+          target[p] = value2;
           return true;
         }
       });
@@ -51649,8 +51659,8 @@ var require_dispatcher_weakref = __commonJS({
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
-      constructor(value) {
-        this.value = value;
+      constructor(value2) {
+        this.value = value2;
       }
       deref() {
         return this.value[kConnected] === 0 && this.value[kSize] === 0 ? void 0 : this.value;
@@ -51974,8 +51984,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name, value } of headers.rawValues()) {
-              headersList.append(name, value, false);
+            for (const { name, value: value2 } of headers.rawValues()) {
+              headersList.append(name, value2, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -52648,8 +52658,8 @@ var require_fetch = __commonJS({
         }
       }
       if (!request2.headersList.contains("accept", true)) {
-        const value = "*/*";
-        request2.headersList.append("accept", value, true);
+        const value2 = "*/*";
+        request2.headersList.append("accept", value2, true);
       }
       if (!request2.headersList.contains("accept-language", true)) {
         request2.headersList.append("accept-language", "*", true);
@@ -53248,11 +53258,11 @@ var require_fetch = __commonJS({
           let bytes2;
           let isFailure;
           try {
-            const { done, value } = await fetchParams.controller.next();
+            const { done, value: value2 } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes2 = done ? void 0 : value;
+            bytes2 = done ? void 0 : value2;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
               bytes2 = void 0;
@@ -53851,15 +53861,15 @@ var require_util4 = __commonJS({
       (async () => {
         while (!fr[kAborted]) {
           try {
-            const { done, value } = await chunkPromise;
+            const { done, value: value2 } = await chunkPromise;
             if (isFirstChunk && !fr[kAborted]) {
               queueMicrotask(() => {
                 fireAProgressEvent("loadstart", fr);
               });
             }
             isFirstChunk = false;
-            if (!done && types2.isUint8Array(value)) {
-              bytes2.push(value);
+            if (!done && types2.isUint8Array(value2)) {
+              bytes2.push(value2);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -54283,10 +54293,10 @@ var require_util5 = __commonJS({
     function getFieldValues(header) {
       assert2(header !== null);
       const values = [];
-      for (let value of header.split(",")) {
-        value = value.trim();
-        if (isValidHeaderName(value)) {
-          values.push(value);
+      for (let value2 of header.split(",")) {
+        value2 = value2.trim();
+        if (isValidHeaderName(value2)) {
+          values.push(value2);
         }
       }
       return values;
@@ -54970,9 +54980,9 @@ var require_constants4 = __commonJS({
 var require_util6 = __commonJS({
   "node_modules/undici/lib/web/cookies/util.js"(exports, module) {
     "use strict";
-    function isCTLExcludingHtab(value) {
-      for (let i = 0; i < value.length; ++i) {
-        const code = value.charCodeAt(i);
+    function isCTLExcludingHtab(value2) {
+      for (let i = 0; i < value2.length; ++i) {
+        const code = value2.charCodeAt(i);
         if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
           return true;
         }
@@ -55005,18 +55015,18 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookieValue(value) {
-      let len = value.length;
+    function validateCookieValue(value2) {
+      let len = value2.length;
       let i = 0;
-      if (value[0] === '"') {
-        if (len === 1 || value[len - 1] !== '"') {
+      if (value2[0] === '"') {
+        if (len === 1 || value2[len - 1] !== '"') {
           throw new Error("Invalid cookie value");
         }
         --len;
         ++i;
       }
       while (i < len) {
-        const code = value.charCodeAt(i++);
+        const code = value2.charCodeAt(i++);
         if (code < 33 || // exclude CTLs (0-31)
         code > 126 || // non-ascii and DEL (127)
         code === 34 || // "
@@ -55154,9 +55164,9 @@ var require_util6 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value] = part.split("=");
+        const [key, ...value2] = part.split("=");
         const trimmedKey = key.trim();
-        const joinedValue = value.join("=");
+        const joinedValue = value2.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
         out.push(`${trimmedKey}=${joinedValue}`);
@@ -55189,7 +55199,7 @@ var require_parse = __commonJS({
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
-      let value = "";
+      let value2 = "";
       if (header.includes(";")) {
         const position = { position: 0 };
         nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
@@ -55198,7 +55208,7 @@ var require_parse = __commonJS({
         nameValuePair = header;
       }
       if (!nameValuePair.includes("=")) {
-        value = nameValuePair;
+        value2 = nameValuePair;
       } else {
         const position = { position: 0 };
         name = collectASequenceOfCodePointsFast(
@@ -55206,16 +55216,16 @@ var require_parse = __commonJS({
           nameValuePair,
           position
         );
-        value = nameValuePair.slice(position.position + 1);
+        value2 = nameValuePair.slice(position.position + 1);
       }
       name = name.trim();
-      value = value.trim();
-      if (name.length + value.length > maxNameValuePairSize) {
+      value2 = value2.trim();
+      if (name.length + value2.length > maxNameValuePairSize) {
         return null;
       }
       return {
         name,
-        value,
+        value: value2,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
     }
@@ -55327,8 +55337,8 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie.split(";")) {
-        const [name, ...value] = piece.split("=");
-        out[name.trim()] = value.join("=");
+        const [name, ...value2] = piece.split("=");
+        out[name.trim()] = value2.join("=");
       }
       return out;
     }
@@ -55385,11 +55395,11 @@ var require_cookies = __commonJS({
         key: "value"
       },
       {
-        converter: webidl.nullableConverter((value) => {
-          if (typeof value === "number") {
-            return webidl.converters["unsigned long long"](value);
+        converter: webidl.nullableConverter((value2) => {
+          if (typeof value2 === "number") {
+            return webidl.converters["unsigned long long"](value2);
           }
-          return new Date(value);
+          return new Date(value2);
         }),
         key: "expires",
         defaultValue: () => null
@@ -55901,26 +55911,26 @@ var require_util7 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair2 = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value = ""] = pair2.split("=");
+        const [name, value2 = ""] = pair2.split("=");
         extensionList.set(
           removeHTTPWhitespace(name, true, false),
-          removeHTTPWhitespace(value, false, true)
+          removeHTTPWhitespace(value2, false, true)
         );
         position.position++;
       }
       return extensionList;
     }
-    function isValidClientWindowBits(value) {
-      if (value.length === 0) {
+    function isValidClientWindowBits(value2) {
+      if (value2.length === 0) {
         return false;
       }
-      for (let i = 0; i < value.length; i++) {
-        const byte = value.charCodeAt(i);
+      for (let i = 0; i < value2.length; i++) {
+        const byte = value2.charCodeAt(i);
         if (byte < 48 || byte > 57) {
           return false;
         }
       }
-      const num6 = Number.parseInt(value, 10);
+      const num6 = Number.parseInt(value2, 10);
       return num6 >= 8 && num6 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
@@ -57154,13 +57164,13 @@ var require_websocket = __commonJS({
 var require_util8 = __commonJS({
   "node_modules/undici/lib/web/eventsource/util.js"(exports, module) {
     "use strict";
-    function isValidLastEventId(value) {
-      return value.indexOf("\0") === -1;
+    function isValidLastEventId(value2) {
+      return value2.indexOf("\0") === -1;
     }
-    function isASCIINumber(value) {
-      if (value.length === 0) return false;
-      for (let i = 0; i < value.length; i++) {
-        if (value.charCodeAt(i) < 48 || value.charCodeAt(i) > 57) return false;
+    function isASCIINumber(value2) {
+      if (value2.length === 0) return false;
+      for (let i = 0; i < value2.length; i++) {
+        if (value2.charCodeAt(i) < 48 || value2.charCodeAt(i) > 57) return false;
       }
       return true;
     }
@@ -57391,12 +57401,12 @@ var require_eventsource_stream = __commonJS({
           const valueBytes = line.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value = line.toString("utf8", valueStart);
+          const value2 = line.toString("utf8", valueStart);
           if (event.data === void 0) {
-            event.data = value;
+            event.data = value2;
           } else {
             event.data += `
-${value}`;
+${value2}`;
           }
           this.dataLineCount++;
           return;
@@ -58066,22 +58076,22 @@ var require_lib3 = __commonJS({
       };
     })();
     var __awaiter2 = exports && exports.__awaiter || function(thisArg, _arguments, P2, generator) {
-      function adopt(value) {
-        return value instanceof P2 ? value : new P2(function(resolve) {
-          resolve(value);
+      function adopt(value2) {
+        return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+          resolve(value2);
         });
       }
       return new (P2 || (P2 = Promise))(function(resolve, reject) {
-        function fulfilled(value) {
+        function fulfilled(value2) {
           try {
-            step2(generator.next(value));
+            step2(generator.next(value2));
           } catch (e) {
             reject(e);
           }
         }
-        function rejected(value) {
+        function rejected(value2) {
           try {
-            step2(generator["throw"](value));
+            step2(generator["throw"](value2));
           } catch (e) {
             reject(e);
           }
@@ -58667,14 +58677,14 @@ var require_lib3 = __commonJS({
             if (statusCode === HttpCodes.NotFound) {
               resolve(response);
             }
-            function dateTimeDeserializer(key, value) {
-              if (typeof value === "string") {
-                const a = new Date(value);
+            function dateTimeDeserializer(key, value2) {
+              if (typeof value2 === "string") {
+                const a = new Date(value2);
                 if (!isNaN(a.valueOf())) {
                   return a;
                 }
               }
-              return value;
+              return value2;
             }
             let obj;
             let contents;
@@ -58787,20 +58797,20 @@ var require_dist3 = __commonJS({
             index = skipOWS(header, index + 1, len);
             if (index < len && header.charCodeAt(index) === DQUOTE) {
               index++;
-              let value = "";
+              let value2 = "";
               while (index < len) {
                 const code2 = header.charCodeAt(index++);
                 if (code2 === DQUOTE) {
                   index = skipValue(header, index, len, stopChar);
                   if (parameters[key] === void 0)
-                    parameters[key] = value;
+                    parameters[key] = value2;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
-                  value += header[index++];
+                  value2 += header[index++];
                   continue;
                 }
-                value += String.fromCharCode(code2);
+                value2 += String.fromCharCode(code2);
               }
               continue parameter;
             }
@@ -58896,14 +58906,14 @@ var require_light = __commonJS({
           this._last = null;
           this.length = 0;
         }
-        push(value) {
+        push(value2) {
           var node3;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
           node3 = {
-            value,
+            value: value2,
             prev: this._last,
             next: null
           };
@@ -58916,7 +58926,7 @@ var require_light = __commonJS({
           return void 0;
         }
         shift() {
-          var value;
+          var value2;
           if (this._first == null) {
             return;
           } else {
@@ -58925,13 +58935,13 @@ var require_light = __commonJS({
               this.decr();
             }
           }
-          value = this._first.value;
+          value2 = this._first.value;
           if ((this._first = this._first.next) != null) {
             this._first.prev = null;
           } else {
             this._last = null;
           }
-          return value;
+          return value2;
         }
         first() {
           if (this._first != null) {
@@ -59921,14 +59931,14 @@ var require_light = __commonJS({
               });
             });
           }
-          _drainAll(capacity, total = 0) {
+          _drainAll(capacity, total2 = 0) {
             return this._drainOne(capacity).then((drained) => {
               var newCapacity;
               if (drained != null) {
                 newCapacity = capacity != null ? capacity - drained : capacity;
-                return this._drainAll(newCapacity, total + drained);
+                return this._drainAll(newCapacity, total2 + drained);
               } else {
-                return this.Promise.resolve(total);
+                return this.Promise.resolve(total2);
               }
             }).catch((e) => {
               return this.Events.trigger("error", e);
@@ -60302,25 +60312,25 @@ var FAIL_ON_MEANING = {
 };
 var ALPHA_RANGE = { above: 0, below: 0.5 };
 var THRESHOLD_RANGE = { above: 0, below: 100 };
-function alphaProblem(value) {
-  return rangeProblem(value, ALPHA_RANGE, String(DEFAULT_ALPHA));
+function alphaProblem(value2) {
+  return rangeProblem(value2, ALPHA_RANGE, String(DEFAULT_ALPHA));
 }
-function thresholdProblem(value) {
-  return rangeProblem(value.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
+function thresholdProblem(value2) {
+  return rangeProblem(value2.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
 }
-function parseFailOn(value) {
-  return FAIL_ON.includes(value) ? value : void 0;
+function parseFailOn(value2) {
+  return FAIL_ON.includes(value2) ? value2 : void 0;
 }
-function rangeProblem(value, range, example) {
-  const n = Number(value);
-  if (value.trim() !== "" && n > range.above && n < range.below) return void 0;
-  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value}'`;
+function rangeProblem(value2, range, example) {
+  const n = Number(value2);
+  if (value2.trim() !== "" && n > range.above && n < range.below) return void 0;
+  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value2}'`;
 }
 function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
   const own2 = {};
   for (const [name, w] of Object.entries(workloads ?? {})) {
-    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
-    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
+    const value2 = typeof w === "object" && w !== null ? w.failOn : void 0;
+    const parsed = typeof value2 === "string" ? parseFailOn(value2) : void 0;
     if (parsed) own2[name] = { failOn: parsed };
   }
   return { failOn, workloads: own2 };
@@ -60578,9 +60588,9 @@ function normalQuantile(p) {
   return q < 0 ? -z3 : z3;
 }
 function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
+  let value2 = 0;
+  for (let i = c.length - 1; i >= 0; i--) value2 = value2 * x + c[i];
+  return value2;
 }
 var CENTRAL_SPLIT = 0.425;
 var CENTRAL_CONST = 0.180625;
@@ -60717,13 +60727,13 @@ function signedRankNullCounts(doubledRanks) {
     const cached2 = cache.get(n);
     if (cached2) return cached2;
   }
-  let total = 0;
+  let total2 = 0;
   for (const r of doubledRanks) {
     if (!Number.isInteger(r) || r < 1)
       throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
+    total2 += r;
   }
-  const counts = new Float64Array(total + 1);
+  const counts = new Float64Array(total2 + 1);
   counts[0] = 1;
   let reach = 0;
   for (const r of doubledRanks) {
@@ -60739,16 +60749,16 @@ var cache = /* @__PURE__ */ new Map();
 function walshHodgesLehmann(d, levels) {
   const n = d.length;
   if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
+  const total2 = n * (n + 1) / 2;
+  const walsh = new Float64Array(total2);
   let k = 0;
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
   walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const mid = total2 >> 1;
+  const shift = total2 % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
   const intervals = levels.map((level2) => {
     const { index, achievedLevel } = signedRankCiIndex(n, level2);
-    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+    return { level: level2, lower: walsh[index - 1], upper: walsh[total2 - index], index, achievedLevel };
   });
   return { shift, intervals };
 }
@@ -61025,12 +61035,12 @@ function shiftCiIndex(m, n, level2) {
   const tail2 = (1 - level2) / 2;
   if (m * n <= MAX_EXACT_PRODUCT) {
     const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
+    const total2 = binomialCoefficient(m + n, m);
     let below = 0;
     let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
+    while ((below + counts[q2]) / total2 < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total2 };
+    return { index: q2, achievedLevel: 1 - 2 * below / total2 };
   }
   const mean2 = m * n / 2;
   const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
@@ -61069,8 +61079,8 @@ var CONTINUITY_CORRECTION = 0.5;
 
 // src/core/stats/tied-rank-sum-null-counts.ts
 function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
+  const total2 = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total2 - m + 1);
   const width = maxSum + 1;
   const ways = new Float64Array((m + 1) * width);
   ways[0] = 1;
@@ -61091,7 +61101,7 @@ function tiedRankSumNullCounts(tieSizes, m) {
     }
     before += t;
   }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const counts = new Float64Array(2 * m * (total2 - m) + 1);
   const offset = m * width + m * (m + 1);
   for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
   return counts;
@@ -61132,8 +61142,8 @@ function mannWhitneyU(base, head) {
   return { ...common, method: "normal-approximation", p, z: z3 };
 }
 function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
+  const total2 = m + n;
+  return total2 * m * (m * (2 * total2 - m + 1));
 }
 var MAX_TIED_EXACT_COST = 5e7;
 
@@ -61174,7 +61184,7 @@ init_result_types();
 // src/core/compare/cell-runs.ts
 init_simple_statistics();
 init_result_types();
-function collectCellRuns(samples, metric, value = "final") {
+function collectCellRuns(samples, metric, value2 = "final") {
   const cells = /* @__PURE__ */ new Map();
   const attempts = /* @__PURE__ */ new Map();
   for (const s of samples) {
@@ -61190,12 +61200,12 @@ function collectCellRuns(samples, metric, value = "final") {
     const key = `${id}\0${s.arm}\0${s.round}`;
     if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
     attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
+    runs.byRound.set(s.round, runValue(s, metric, value2));
   }
   return cells;
 }
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
+function runValue(sample, metric, value2 = "final") {
+  if (value2 === "progress-median" && metric === "tps") {
     const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
     if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
   }
@@ -61331,11 +61341,11 @@ function recommendRounds(input2) {
 function measuredNoiseCvPct(result, metric) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const value2 = s.metrics[metric];
+    if (s.status !== "ok" || value2 === void 0 || !(Number.isFinite(value2) && value2 > 0)) continue;
     const key = `${cellId(s)}\0${s.arm}`;
     const list = groups2.get(key) ?? [];
-    list.push(value);
+    list.push(value2);
     groups2.set(key, list);
   }
   const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
@@ -61774,13 +61784,13 @@ function steadyLookup(result) {
     return memo2.get(key);
   };
 }
-function parseSteadyPass(value) {
-  const v = value.trim().toLowerCase();
+function parseSteadyPass(value2) {
+  const v = value2.trim().toLowerCase();
   if (v === "all") return { value: "all" };
   if (v === "off" || v === "0") return { value: 0 };
   if (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 1e4) return { value: Number(v) };
   return {
-    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value}'`
+    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value2}'`
   };
 }
 function steadyPassText(policy) {
@@ -61913,8 +61923,9 @@ function formatBytes(bytes2) {
 // src/core/compare/evidence/memory-evidence.ts
 var MEMORY_FLOORS = {
   // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
-  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
-  // patch that keeps 2 MiB more per backend is a finding (times max_connections).
+  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes; the
+  // medians of 4 runs moved at most 165 kB (4.1%) over 16 A/A pair-cells (bench/memory-aa.ts). A patch that
+  // keeps 2 MiB more per backend is a finding (times max_connections).
   backendMemoryPeakBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
   backendMemoryMedianBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
   // 8 kB (one block) and 10% per transaction: spills are block-sized and repeat exactly with the data.
@@ -62335,13 +62346,13 @@ function hypothesisLabel(ctx, id, metric) {
 function workloadMetrics(result, warnings) {
   const byWorkload = /* @__PURE__ */ new Map();
   for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
-    if (value === void 0) continue;
-    const names = Array.isArray(value) ? value : [];
+    const value2 = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value2 === void 0) continue;
+    const names = Array.isArray(value2) ? value2 : [];
     const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
     if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
       warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
+        `workload '${name}' has metrics ${JSON.stringify(value2)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
       );
       continue;
     }
@@ -62400,13 +62411,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
-  const open7 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open8 = measured2.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured2.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open7.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open7.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open7.length + stillIn;
+  const adjusted = holmAdjust([...open8.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open8.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open8.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured2) {
     if (m2.frozen) {
@@ -62522,12 +62533,12 @@ var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
 function workloadThresholds(result, fallback, warnings) {
   const overrides = /* @__PURE__ */ new Map();
   for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    const value2 = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value2 === void 0) continue;
+    if (typeof value2 === "number" && Number.isFinite(value2) && value2 > 0) overrides.set(name, value2);
     else
       warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+        `workload '${name}' has threshold ${JSON.stringify(value2)}, not a positive percentage; using ${fallback}%`
       );
   }
   return (workload) => overrides.get(workload) ?? fallback;
@@ -63187,16 +63198,16 @@ function isSecretName(name) {
 }
 function allowedEnvironment(parent) {
   const env = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === void 0 || isSecretName(name)) continue;
-    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
+  for (const [name, value2] of Object.entries(parent)) {
+    if (value2 === void 0 || isSecretName(name)) continue;
+    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value2;
   }
   return env;
 }
 function childEnvironment(parent, explicit2) {
   const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit2 ?? {})) {
-    if (value !== void 0 && !isSecretName(name)) env[name] = value;
+  for (const [name, value2] of Object.entries(explicit2 ?? {})) {
+    if (value2 !== void 0 && !isSecretName(name)) env[name] = value2;
   }
   return env;
 }
@@ -63536,8 +63547,8 @@ async function searchAttribution(commits2, options, deps) {
   );
   let exhausted = false;
   for (; ; ) {
-    const open7 = segmentsOf([...points2.values()], options.floors).filter((s) => s.to.index - s.from.index > 1 && moved(s) && middleOf(s, unmeasured) !== void 0).sort((a, b) => size(b) - size(a) || a.from.index - b.from.index);
-    const next = open7[0];
+    const open8 = segmentsOf([...points2.values()], options.floors).filter((s) => s.to.index - s.from.index > 1 && moved(s) && middleOf(s, unmeasured) !== void 0).sort((a, b) => size(b) - size(a) || a.from.index - b.from.index);
+    const next = open8[0];
     if (!next) break;
     if (counted >= options.maxCounted) {
       exhausted = true;
@@ -64001,8 +64012,8 @@ function shellWord(word) {
 import { readFile } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat13 = await readFile(`/proc/${pid}/stat`, "utf8");
-    return stat13.slice(stat13.lastIndexOf(")") + 2).split(" ")[0];
+    const stat14 = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat14.slice(stat14.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -64366,20 +64377,20 @@ function settingNameProblem(name) {
   }
   return void 0;
 }
-function settingValueProblem(name, value) {
-  if (/[\n\r]/.test(value)) return `the value of "${name}" must be a single line (it contains a line break)`;
-  if (value.includes("\0")) return `the value of "${name}" must not contain a NUL character`;
-  if (value.length > MAX_SETTING_VALUE_LENGTH) {
-    return `the value of "${name}" is ${value.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
+function settingValueProblem(name, value2) {
+  if (/[\n\r]/.test(value2)) return `the value of "${name}" must be a single line (it contains a line break)`;
+  if (value2.includes("\0")) return `the value of "${name}" must not contain a NUL character`;
+  if (value2.length > MAX_SETTING_VALUE_LENGTH) {
+    return `the value of "${name}" is ${value2.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
   }
   const refused = refusedSetting(name);
-  if (refused?.refuses === "paths" && /[/\\]/.test(value)) {
-    return `"${name}" takes ${refused.takes}, not paths, got '${value}': ${refused.why}`;
+  if (refused?.refuses === "paths" && /[/\\]/.test(value2)) {
+    return `"${name}" takes ${refused.takes}, not paths, got '${value2}': ${refused.why}`;
   }
   return void 0;
 }
-function settingProblem(name, value) {
-  return settingNameProblem(name) ?? settingValueProblem(name, value);
+function settingProblem(name, value2) {
+  return settingNameProblem(name) ?? settingValueProblem(name, value2);
 }
 function aliasNote(refused) {
   if (!refused) return "";
@@ -64434,8 +64445,8 @@ function clusterSettings(input2) {
   return settings2;
 }
 function refuseSettings(owner, settings2) {
-  for (const [name, value] of Object.entries(settings2)) {
-    const problem2 = settingProblem(name, String(value));
+  for (const [name, value2] of Object.entries(settings2)) {
+    const problem2 = settingProblem(name, String(value2));
     if (problem2) throw new UserError(`a setting of ${owner}: ${problem2}`);
   }
 }
@@ -65227,8 +65238,8 @@ function mesonOptions(input2) {
   );
   return [
     `--prefix=${input2.prefix}`,
-    ...pinned.map(([name, value]) => `-D${name}=${value}`),
-    ...[...user].map(([name, value]) => `-D${name}=${value}`)
+    ...pinned.map(([name, value2]) => `-D${name}=${value2}`),
+    ...[...user].map(([name, value2]) => `-D${name}=${value2}`)
   ];
 }
 function isMesonBaseOption(name) {
@@ -66050,8 +66061,8 @@ function parseCcacheStatsLog(text2) {
     if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
     else if (counter === "cache_miss") misses++;
   }
-  const total = hits + misses;
-  return { hits, misses, hitRate: total ? hits / total : 0 };
+  const total2 = hits + misses;
+  return { hits, misses, hitRate: total2 ? hits / total2 : 0 };
 }
 
 // src/postgres/cluster/run-as.ts
@@ -66618,12 +66629,12 @@ function elfFunctions(bytes2) {
     for (let at = symtab.offset; at + 24 <= symtab.offset + symtab.size; at += symtab.entsize) {
       const info = bytes2[at + 4];
       const shndx = bytes2.readUInt16LE(at + 6);
-      const value = Number(bytes2.readBigUInt64LE(at + 8));
+      const value2 = Number(bytes2.readBigUInt64LE(at + 8));
       const size2 = Number(bytes2.readBigUInt64LE(at + 16));
       if ((info & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size2 === 0) continue;
       const section = all[shndx];
       if (!section) continue;
-      const start = section.offset + (value - section.addr);
+      const start = section.offset + (value2 - section.addr);
       if (start < 0 || start + size2 > bytes2.length) continue;
       const base = cString(bytes2, strtab.offset + bytes2.readUInt32LE(at), strtab.offset + strtab.size);
       const n = (seen.get(base) ?? 0) + 1;
@@ -66960,10 +66971,10 @@ function perfStatCount(csv, event) {
     const wrote = csv.split("\n").filter((l) => l.trim() !== "").slice(-2).join("; ");
     throw new Error(`perf stat wrote no count of ${event}: ${wrote || "no output"}`);
   }
-  const value = line.split(",")[0];
-  const count3 = Number(value);
-  if (value === "" || !Number.isFinite(count3)) {
-    throw new Error(`perf stat could not count ${event}: ${value}`);
+  const value2 = line.split(",")[0];
+  const count3 = Number(value2);
+  if (value2 === "" || !Number.isFinite(count3)) {
+    throw new Error(`perf stat could not count ${event}: ${value2}`);
   }
   return count3;
 }
@@ -67382,20 +67393,20 @@ var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
 function num(s) {
   return Number(s);
 }
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
+function countPct(value2) {
+  const m = COUNT_PCT.exec(value2.trim());
   if (!m) return void 0;
   return { count: num(m[1]), percent: pctValue(m[2]) };
 }
 function pctValue(s) {
   return /nan|inf/i.test(s) ? NaN : num(s);
 }
-function parseCounterLine(key, value, target) {
+function parseCounterLine(key, value2, target) {
   if (key === "total number of retries") {
-    target.totalRetries = num(value);
+    target.totalRetries = num(value2);
     return true;
   }
-  const cp2 = countPct(value);
+  const cp2 = countPct(value2);
   if (!cp2) return false;
   switch (key) {
     case "number of failed transactions":
@@ -67542,15 +67553,15 @@ function parseTopLine(line, report) {
   let m = TPS_RE.exec(line);
   if (m) {
     const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
+    const value3 = num(m[1]);
     if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
+      report.tpsIncludingConnections = value3;
       if (report.tps === void 0) {
-        report.tps = value2;
+        report.tps = value3;
         report.tpsKind = kind;
       }
     } else {
-      report.tps = value2;
+      report.tps = value3;
       report.tpsKind = kind;
     }
     return true;
@@ -67588,51 +67599,51 @@ function parseTopLine(line, report) {
   const colon = line.indexOf(": ");
   if (colon < 0) return false;
   const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
+  const value2 = line.slice(colon + 2).trim();
   switch (key) {
     case "transaction type":
-      report.transactionType = value;
+      report.transactionType = value2;
       report.empty = false;
       return true;
     case "scaling factor":
-      report.scalingFactor = num(value);
+      report.scalingFactor = num(value2);
       return true;
     case "partition method":
-      report.partitionMethod = value;
+      report.partitionMethod = value2;
       return true;
     case "partitions":
-      report.partitions = num(value);
+      report.partitions = num(value2);
       return true;
     case "query mode":
-      report.queryMode = value;
+      report.queryMode = value2;
       return true;
     case "number of clients":
-      report.clients = num(value);
+      report.clients = num(value2);
       return true;
     case "number of threads":
-      report.threads = num(value);
+      report.threads = num(value2);
       return true;
     case "maximum number of tries":
-      report.maxTries = num(value);
+      report.maxTries = num(value2);
       return true;
     case "duration": {
-      const d = /^(\d+) s$/.exec(value);
+      const d = /^(\d+) s$/.exec(value2);
       if (!d) return false;
       report.durationSeconds = num(d[1]);
       return true;
     }
     case "number of transactions per client":
-      report.transactionsPerClient = num(value);
+      report.transactionsPerClient = num(value2);
       return true;
     case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
+      const p = PROCESSED_RE.exec(value2);
       if (!p) return false;
       report.processed = num(p[1]);
       if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
       return true;
     }
     default:
-      return parseCounterLine(key, value, report);
+      return parseCounterLine(key, value2, report);
   }
 }
 
@@ -67871,8 +67882,8 @@ var COUNTERS = [
 function reportCounts(r) {
   const counts = {};
   for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
+    const value2 = r[key];
+    if (typeof value2 === "number") counts[key] = value2;
   }
   return counts;
 }
@@ -68125,16 +68136,16 @@ function tokenAt(text2, i) {
     return token("comment", nl < 0 ? text2.length : nl);
   }
   if (c === "/" && next === "*") {
-    const [end, open7] = blockCommentEnd(text2, i);
-    return token("comment", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = blockCommentEnd(text2, i);
+    return token("comment", end, open8 ? { unterminated: true } : {});
   }
   if (c === "'" || (c === "E" || c === "e") && next === "'") {
-    const [end, open7] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
-    return token("string", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open8 ? { unterminated: true } : {});
   }
   if (c === '"') {
-    const [end, open7] = quotedEnd(text2, i, '"', false);
-    return token("quoted-identifier", end, open7 ? { unterminated: true } : {});
+    const [end, open8] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open8 ? { unterminated: true } : {});
   }
   const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
   if (delimiter) {
@@ -68240,9 +68251,9 @@ function statementText(tokens) {
 }
 function notOneStatement(sql) {
   const tokens = sqlTokens(sql);
-  const open7 = tokens.find((t) => t.unterminated);
-  if (open7) {
-    return `it ends inside ${open7.kind === "comment" ? "a comment" : open7.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  const open8 = tokens.find((t) => t.unterminated);
+  if (open8) {
+    return `it ends inside ${open8.kind === "comment" ? "a comment" : open8.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
   }
   const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
   const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
@@ -68338,9 +68349,9 @@ function matrixCellName(name, combination) {
 }
 function matrixCombinations(matrix) {
   const lists = Object.entries(matrix);
-  const total = lists.reduce((n, [, values]) => n * values.length, 1);
+  const total2 = lists.reduce((n, [, values]) => n * values.length, 1);
   const combos = [];
-  for (let index = 0; index < total; index++) {
+  for (let index = 0; index < total2; index++) {
     const combination = new Array(lists.length);
     let rest = index;
     for (let i = lists.length - 1; i >= 0; i--) {
@@ -68543,8 +68554,8 @@ function refineClients(w, ctx) {
   }
 }
 function refineSettingsAndArgs(w, ctx, checkArg) {
-  for (const [name, value] of Object.entries(w.settings)) {
-    const problem2 = settingProblem(name, String(value));
+  for (const [name, value2] of Object.entries(w.settings)) {
+    const problem2 = settingProblem(name, String(value2));
     if (problem2) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem2 });
   }
   refineMatrix(w, ctx);
@@ -68639,12 +68650,12 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   refineSettingsAndArgs(w, ctx, checkExtraArg);
 });
 function checkExtraArg(arg) {
-  const [name = "", value] = arg.split(/=(.*)/s, 2);
+  const [name = "", value2] = arg.split(/=(.*)/s, 2);
   const kind = PGBENCH_EXTRA_OPTIONS[name];
   const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
   if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
-  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
-  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
+  if (kind === "value" && !value2) return `"${name}" needs a value, written as ${name}=VALUE`;
+  if (kind === "flag" && value2 !== void 0) return `"${name}" takes no value`;
   return void 0;
 }
 
@@ -68838,11 +68849,11 @@ function parseSysbenchOutput(text2) {
   const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
   let percentile;
   let latencyPctMs;
-  for (const [key, value] of latency) {
+  for (const [key, value2] of latency) {
     const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
     if (m) {
       percentile = Number(m[1]);
-      latencyPctMs = num2(value);
+      latencyPctMs = num2(value2);
     }
   }
   assignDefined(report, {
@@ -68941,8 +68952,8 @@ var COUNTERS2 = {
 function reportCounts2(r) {
   const counts = {};
   for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
+    const value2 = r[key];
+    if (typeof value2 === "number") counts[name] = value2;
   }
   counts.errors = r.fatal.length;
   return counts;
@@ -69137,17 +69148,17 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
 });
 function checkSysbenchExtraArg(arg) {
-  const [written = "", value] = arg.split(/=(.*)/s, 2);
+  const [written = "", value2] = arg.split(/=(.*)/s, 2);
   const name = written.replace(/_/g, "-");
   const owner = SYSBENCH_OWNED_OPTIONS[name];
   if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
   const kind = SYSBENCH_EXTRA_OPTIONS[name];
   const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(", ");
   if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
-  if (kind === "count" && !/^\d+$/.test(value ?? "")) {
+  if (kind === "count" && !/^\d+$/.test(value2 ?? "")) {
     return `"${written}" needs a non-negative integer, written as ${written}=N`;
   }
-  if (kind === "bool" && value !== void 0 && value !== "on" && value !== "off") {
+  if (kind === "bool" && value2 !== void 0 && value2 !== "on" && value2 !== "off") {
     return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
   }
   return void 0;
@@ -70298,8 +70309,8 @@ var HTML_REFERENCES = {
 function escapeHtml(text2) {
   return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
 }
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
+function scriptJson(value2) {
+  return JSON.stringify(value2).replace(
     /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
@@ -70348,6 +70359,7 @@ var VERDICT_DISPLAY = {
 };
 
 // src/core/report/table-cells.ts
+init_memory();
 var PER_ROUND_HEADER = "per-round % (geo. mean)";
 function columns(table4) {
   return [
@@ -70362,7 +70374,7 @@ function columns(table4) {
   ];
 }
 function rowTexts(table4, row2, style) {
-  const median4 = (v) => v === null ? style.missing : style.number(v, table4.decimals);
+  const median4 = (v) => v === null ? style.missing : isMemoryBytes(table4.metric) ? formatBytes(v) : style.number(v, table4.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
@@ -70381,8 +70393,8 @@ function clientsLabel(clients) {
 function withReason(word, row2) {
   return row2.reason ? `${word} (${row2.reason})` : word;
 }
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+function groupedNumber(value2, decimals) {
+  return value2.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 var PLAIN_CELLS = {
   number: (v, decimals) => v.toFixed(decimals),
@@ -70462,14 +70474,14 @@ function panel(w, bars, top) {
     const yTop = y(to);
     const h = Math.max(1, y(from) - yTop);
     const label = b.kind === "commit" ? short(b.label) : b.kind;
-    const value = cls === "level" ? num3(b.value) : signed(b.value);
-    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value}/tx` : `${label}: ${value}/tx`;
+    const value2 = cls === "level" ? num3(b.value) : signed(b.value);
+    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value2}/tx` : `${label}: ${value2}/tx`;
     const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
     out.push(
       `<g class="bar ${cls}" data-kind="${b.kind}" data-value="${b.value}" data-start="${b.start}" data-end="${b.end}">`,
       `<title>${escapeHtml(tip)}</title>`,
       `<rect x="${px(x)}" y="${px(yTop)}" width="${BAR}" height="${px(h)}" fill="${COLORS[cls]}"/>`,
-      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value)}</text>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value2)}</text>`,
       `<text x="${px(x + BAR / 2)}" y="${px(bottom + 14)}" text-anchor="middle" font-family="monospace">${escapeHtml(label)}</text>`,
       "</g>"
     );
@@ -70618,10 +70630,10 @@ function workloadLines(r, w) {
     ]);
     lines.push(...table([["commit", "change/tx", "share", "subject"], ...rows]));
   }
-  const total = w.changePerTx;
-  const shareOf = (v) => w.endsDiffer && total !== 0 ? ` (${share(100 * v / total)})` : "";
+  const total2 = w.changePerTx;
+  const shareOf = (v) => w.endsDiffer && total2 !== 0 ? ` (${share(100 * v / total2)})` : "";
   lines.push(
-    `  sum of the ${culprits.length} commit${culprits.length === 1 ? "" : "s"}: ${signed2(w.culpritSumPerTx)}${shareOf(w.culpritSumPerTx)} of ${signed2(total)}; remainder ${signed2(w.remainderPerTx)}${shareOf(w.remainderPerTx)}: ${remainderParts(r, w)}`
+    `  sum of the ${culprits.length} commit${culprits.length === 1 ? "" : "s"}: ${signed2(w.culpritSumPerTx)}${shareOf(w.culpritSumPerTx)} of ${signed2(total2)}; remainder ${signed2(w.remainderPerTx)}${shareOf(w.remainderPerTx)}: ${remainderParts(r, w)}`
   );
   if (culprits.length > 0) lines.push(...waterfall(waterfallOf(r, w.workload)));
   const unresolved = r.unresolved.filter((u) => u.workload === w.workload);
@@ -71345,11 +71357,11 @@ function parseDocumentWorkload(text2, source) {
 }
 var MAX_LISTED_PROBLEMS = 10;
 var MAX_QUOTED_CHARS = 100;
-function clipped(value) {
-  const json2 = JSON.stringify(value) ?? String(value);
+function clipped(value2) {
+  const json2 = JSON.stringify(value2) ?? String(value2);
   if (json2.length <= MAX_QUOTED_CHARS) return json2;
   const many = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  const size2 = Array.isArray(value) ? `a list of ${many(value.length, "value")}` : value !== null && typeof value === "object" ? `a mapping of ${many(Object.keys(value).length, "key")}` : many(json2.length, "character");
+  const size2 = Array.isArray(value2) ? `a list of ${many(value2.length, "value")}` : value2 !== null && typeof value2 === "object" ? `a mapping of ${many(Object.keys(value2).length, "key")}` : many(json2.length, "character");
   return `${plainText(json2, MAX_QUOTED_CHARS)} (${size2})`;
 }
 function repeatedKey(doc) {
@@ -71418,9 +71430,9 @@ function describeIssue(issue2, data, doc, lineCounter, source) {
     const expected = inner && !inner.startsWith("Invalid") ? inner : "a valid key";
     return `${source}${locate(doc, lineCounter, issue2.path, true)}: ${field}: expected ${expected} as the key, got ${clipped(issue2.path.at(-1))}`;
   }
-  const value = valueAt(data, issue2.path);
+  const value2 = valueAt(data, issue2.path);
   if (issue2.path.length === 0) return `${source}${where}: ${expectation(issue2)}`;
-  const got = value === void 0 ? "it is missing" : issue2.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${clipped(value)}`;
+  const got = value2 === void 0 ? "it is missing" : issue2.code === "too_big" && typeof value2 === "string" ? `got ${value2.length} characters (${JSON.stringify(value2.slice(0, 24))}...)` : `got ${clipped(value2)}`;
   return `${source}${where}: ${field}: ${expectation(issue2)}, ${got}`;
 }
 function rangeIssueInUnion(issue2) {
@@ -71527,8 +71539,8 @@ function schemaShapeAt(root, p) {
 
 // src/postgres/builds/ref-name.ts
 var REF_NAME = /^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/;
-function refNameProblem(what, value) {
-  return REF_NAME.test(value) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`;
+function refNameProblem(what, value2) {
+  return REF_NAME.test(value2) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value2}'`;
 }
 
 // src/adapters/cli/flag-parsers.ts
@@ -71539,40 +71551,40 @@ function workloadOptionHelp(what = "workload files", one = false) {
   return `${what}, or ${one ? "the name of a shipped workload" : "names of shipped workloads"}: ${names.join(", ")}`;
 }
 function positiveInt2(flag, bound) {
-  return (value) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n <= 0) {
-      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${printable(value)}'`);
+  return (value2) => {
+    const n = Number(value2);
+    if (!/^\d+$/.test(value2) || n <= 0) {
+      throw new InvalidArgumentError(`${flag} must be a positive integer, got '${printable(value2)}'`);
     }
-    return checkBound(flag, value, n, bound);
+    return checkBound(flag, value2, n, bound);
   };
 }
 function nonNegativeInt2(flag, bound) {
-  return (value) => {
-    if (!/^\d+$/.test(value)) {
-      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${printable(value)}'`);
+  return (value2) => {
+    if (!/^\d+$/.test(value2)) {
+      throw new InvalidArgumentError(`${flag} must be a whole number >= 0, got '${printable(value2)}'`);
     }
-    return checkBound(flag, value, Number(value), bound);
+    return checkBound(flag, value2, Number(value2), bound);
   };
 }
-function checkBound(flag, value, n, bound) {
+function checkBound(flag, value2, n, bound) {
   if (bound && (n < bound.min || n > bound.max)) {
     throw new InvalidArgumentError(
-      `${flag} must be a whole number ${rangeText(bound)}, got '${printable(value)}'`
+      `${flag} must be a whole number ${rangeText(bound)}, got '${printable(value2)}'`
     );
   }
   if (!Number.isSafeInteger(n)) {
-    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${printable(value)}'`);
+    throw new InvalidArgumentError(`${flag} must be a whole number below 2^53, got '${printable(value2)}'`);
   }
   return n;
 }
 function clientCounts(flag) {
-  return (value) => {
-    const items = value.split(",").map((s) => s.trim());
+  return (value2) => {
+    const items = value2.split(",").map((s) => s.trim());
     const bad = items.find((s) => !/^\d+$/.test(s) || Number(s) < CLIENTS.min || Number(s) > CLIENTS.max);
     if (bad !== void 0) {
       throw new InvalidArgumentError(
-        `${flag} must be client counts separated by commas (e.g. 1,4,64), each a whole number ${rangeText(CLIENTS)}; got '${printable(value)}' (bad: '${printable(bad)}')`
+        `${flag} must be client counts separated by commas (e.g. 1,4,64), each a whole number ${rangeText(CLIENTS)}; got '${printable(value2)}' (bad: '${printable(bad)}')`
       );
     }
     const counts = items.map(Number);
@@ -71580,7 +71592,7 @@ function clientCounts(flag) {
     const repeated = counts.find((n) => seen.has(n) || !seen.add(n));
     if (repeated !== void 0) {
       throw new InvalidArgumentError(
-        `${flag} must give each client count once, got '${printable(value)}' (${repeated} twice)`
+        `${flag} must give each client count once, got '${printable(value2)}' (${repeated} twice)`
       );
     }
     if (counts.length > CLIENT_COUNTS.max) {
@@ -71591,19 +71603,19 @@ function clientCounts(flag) {
     return counts;
   };
 }
-function collectArm(value, previous = []) {
-  const m = /^([^=]+)=(.+)$/.exec(value);
+function collectArm(value2, previous = []) {
+  const m = /^([^=]+)=(.+)$/.exec(value2);
   if (!m)
     throw new InvalidArgumentError(
-      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${printable(value)}'`
+      `--arm must be LABEL=BINDIR (e.g. base=/usr/lib/postgresql/15/bin), got '${printable(value2)}'`
     );
   return [...previous, { label: m[1], binDir: m[2] }];
 }
-function collectSet(value, previous = []) {
-  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value);
+function collectSet(value2, previous = []) {
+  const m = /^([^:=]+):([^=]+)=(.*)$/s.exec(value2);
   if (!m) {
     throw new InvalidArgumentError(
-      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value)}'`
+      `--set must be ARM:NAME=VALUE (e.g. head:synchronous_commit=off), got '${printable(value2)}'`
     );
   }
   const [, arm2, name, settingValue2] = m;
@@ -71612,18 +71624,18 @@ function collectSet(value, previous = []) {
   return [...previous, { arm: arm2, name, value: settingValue2 }];
 }
 function oneOf(flag, allowed) {
-  return (value) => {
-    if (!allowed.includes(value)) {
+  return (value2) => {
+    if (!allowed.includes(value2)) {
       throw new InvalidArgumentError(
-        `${flag} must be one of ${allowed.join(", ")}, got '${printable(value)}'`
+        `${flag} must be one of ${allowed.join(", ")}, got '${printable(value2)}'`
       );
     }
-    return value;
+    return value2;
   };
 }
-function printable(value) {
-  const escaped = JSON.stringify(value).slice(1, -1);
-  return escaped.length > MAX_QUOTED ? `${escaped.slice(0, MAX_QUOTED)}\u2026 (${value.length} characters)` : escaped;
+function printable(value2) {
+  const escaped = JSON.stringify(value2).slice(1, -1);
+  return escaped.length > MAX_QUOTED ? `${escaped.slice(0, MAX_QUOTED)}\u2026 (${value2.length} characters)` : escaped;
 }
 var MAX_QUOTED = 100;
 function addMeasureOptions(command, help = {}) {
@@ -71643,21 +71655,21 @@ function addMeasureOptions(command, help = {}) {
     runAsArg("--run-as")
   ).option("--tmp-dir <dir>", "where the clusters live while running (default: the OS temp dir)");
 }
-function collectString(value, previous = []) {
-  return [...previous, value];
+function collectString(value2, previous = []) {
+  return [...previous, value2];
 }
 function refArg(flag) {
-  return (value) => {
-    const problem2 = refNameProblem(flag, value);
+  return (value2) => {
+    const problem2 = refNameProblem(flag, value2);
     if (problem2) throw new InvalidArgumentError(problem2);
-    return value;
+    return value2;
   };
 }
 function runAsArg(flag) {
-  return (value) => {
-    const problem2 = runAsNameProblem(flag, value);
+  return (value2) => {
+    const problem2 = runAsNameProblem(flag, value2);
     if (problem2) throw new InvalidArgumentError(problem2);
-    return value;
+    return value2;
   };
 }
 
@@ -71748,11 +71760,11 @@ async function withInterrupt(logger, fn, stopped = {}) {
 
 // src/adapters/cli/commands/attribute.ts
 var DEFAULT_WORKLOAD = "select-only";
-function floorArg(value) {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0 && n <= 100)) {
+function floorArg(value2) {
+  const n = Number(value2);
+  if (!/^\d+(\.\d+)?$/.test(value2) || !(n > 0 && n <= 100)) {
     throw new InvalidArgumentError(
-      `--floor must be a percentage above 0 and at most 100 (such as 0.5), got '${printable(value)}'`
+      `--floor must be a percentage above 0 and at most 100 (such as 0.5), got '${printable(value2)}'`
     );
   }
   return n;
@@ -71940,7 +71952,7 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open7 = [];
+    const open8 = [];
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
@@ -71950,7 +71962,7 @@ function adaptiveLook(result, plan, options = {}) {
         if (frozen.has(key) || ctx.untimed.has(c.workload)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open7.push(`${head}:${label}`);
+          open8.push(`${head}:${label}`);
           openIds.add(c.id);
           continue;
         }
@@ -71972,16 +71984,16 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open7.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open7.length} cell(s) stay undecided` : null;
+    stopReason = open8.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open8.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open7,
+      open: open8,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open7.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open8.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -72019,8 +72031,8 @@ function adaptiveLook(result, plan, options = {}) {
 function adaptiveRecord(plan, look) {
   return { plan, looks: look.history };
 }
-function sequentialDesignFromJson(value) {
-  const v = typeof value === "object" && value !== null ? value : {};
+function sequentialDesignFromJson(value2) {
+  const v = typeof value2 === "object" && value2 !== null ? value2 : {};
   const field = (name, ok) => {
     if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
   };
@@ -72449,11 +72461,11 @@ async function applyControls(spec, deps) {
       changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
     }
     if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      const value2 = Buffer.alloc(4);
+      value2.writeInt32LE(spec.cpuDmaLatencyUs);
       unheld = void 0;
       undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
+      await dma.write(value2, 0, 4, null).catch((e) => {
         throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
       });
       changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
@@ -72582,7 +72594,7 @@ function judgeConfirmation(base, head, options) {
     message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
   };
 }
-function withConfirmation(result, comparison, value = "final") {
+function withConfirmation(result, comparison, value2 = "final") {
   const record2 = result.confirmation;
   if (!record2 || comparison.baseline === null) return comparison;
   const baseline = comparison.baseline;
@@ -72593,7 +72605,7 @@ function withConfirmation(result, comparison, value = "final") {
       (t) => t.head === head && t.workload === cell.workload && t.clients === cell.clients && t.metric === cell.metric
     );
     if (!listed3) return cell;
-    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
+    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value2));
     const arms2 = runs.get(cell.metric).get(cellId(cell));
     const confirmation = judgeConfirmation(
       arms2?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
@@ -72783,8 +72795,8 @@ async function startDiagnostics(target, options = {}) {
       const out = {};
       for (const v of views) {
         const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+        for (const [key, value2] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value2 === "number" ? value2 : typeof value2 === "string" ? Number(value2) : NaN;
           if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
         }
       }
@@ -72835,9 +72847,9 @@ async function startDiagnostics(target, options = {}) {
             if (failure2) throw failure2;
             const after = await readCounters();
             const counters = {};
-            for (const [key, value] of Object.entries(after)) {
+            for (const [key, value2] of Object.entries(after)) {
               const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
+              if (was !== void 0) counters[key] = value2 - was;
             }
             return {
               version: 1,
@@ -72867,8 +72879,8 @@ async function startDiagnostics(target, options = {}) {
     throw e;
   }
 }
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total > 0 ? count3 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+function shares(counts, total2) {
+  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total2 > 0 ? count3 / total2 : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
 }
 
 // src/postgres/stat-snapshot.ts
@@ -72877,15 +72889,15 @@ import path38 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
-  const open7 = text2.indexOf("(");
+  const open8 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open7 < 0 || close < open7) return void 0;
-  const pid = Number(text2.slice(0, open7).trim());
+  if (open8 < 0 || close < open8) return void 0;
+  const pid = Number(text2.slice(0, open8).trim());
   const f = text2.slice(close + 1).trim().split(/\s+/);
   const field = (n) => Number(f[n - 3]);
   const out = {
     pid,
-    comm: text2.slice(open7 + 1, close),
+    comm: text2.slice(open8 + 1, close),
     state: f[0] ?? "",
     ppid: field(4),
     utime: field(14),
@@ -72971,8 +72983,8 @@ async function takeStatSnapshot(target, options = {}) {
     });
   }
 }
-function setCounter(counters, key, value) {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+function setCounter(counters, key, value2) {
+  const n = typeof value2 === "number" ? value2 : typeof value2 === "string" ? Number(value2) : NaN;
   if (Number.isFinite(n) && n >= 0) counters[key] = n;
 }
 async function readStat(proc, pid) {
@@ -72993,10 +73005,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat13 = await readStat(proc, backendPid);
+  const stat14 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat13 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat13.ppid, own: backendPid };
+  if (!stat14 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat14.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -73017,8 +73029,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat13 = await readStat(proc, pid);
-      if (!stat13 || stat13.state === "Z" || stat13.state === "X") continue;
+      const stat14 = await readStat(proc, pid);
+      if (!stat14 || stat14.state === "Z" || stat14.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -73086,6 +73098,115 @@ async function readSmapsField(procRoot, pid, field) {
   return bytes2 === void 0 ? { kind: "unreadable", reason: `${file2} has no ${field} field` } : { kind: "read", bytes: bytes2 };
 }
 
+// src/postgres/memory/memory-contexts-capture.ts
+import { open as open7, stat as stat8 } from "node:fs/promises";
+
+// src/core/results/memory-contexts.ts
+var TOP_CONTEXTS = 5;
+function topContexts(contexts, n = TOP_CONTEXTS) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const c of contexts) {
+    const sum3 = byName.get(c.name);
+    if (sum3) {
+      sum3.totalBytes += c.totalBytes;
+      sum3.contexts++;
+    } else byName.set(c.name, { name: c.name, totalBytes: c.totalBytes, contexts: 1 });
+  }
+  return [...byName.values()].sort((a, b) => b.totalBytes - a.totalBytes || a.name.localeCompare(b.name)).slice(0, n);
+}
+
+// src/postgres/memory/memory-contexts-capture.ts
+init_errors();
+
+// src/postgres/memory/memory-contexts-log.ts
+var UNLISTED_CHILDREN = "(child contexts not listed)";
+var CONTEXT = /LOG:\s+level: (\d+); (.+?): (\d+) total in \d+ blocks;/;
+var UNLISTED = /LOG:\s+level: (\d+); \d+ more child contexts containing (\d+) total in \d+ blocks;/;
+var GRAND_TOTAL = /LOG:\s+Grand total: (\d+) bytes in \d+ blocks;/;
+function parseMemoryContextsLog(text2, pid) {
+  const lines = text2.split("\n");
+  const header = `LOG:  logging memory contexts of PID ${pid}`;
+  for (let start = lines.length - 1; start >= 0; start--) {
+    if (!lines[start].includes(header)) continue;
+    const tag = lines[start].includes(`[${pid}]`) ? `[${pid}]` : void 0;
+    const contexts = [];
+    for (const line of lines.slice(start + 1)) {
+      if (tag && !line.includes(tag)) continue;
+      if (line.includes(header)) break;
+      const total2 = GRAND_TOTAL.exec(line);
+      if (total2) return { contexts, grandTotalBytes: Number(total2[1]) };
+      const unlisted = UNLISTED.exec(line);
+      if (unlisted) {
+        contexts.push({
+          level: Number(unlisted[1]),
+          name: UNLISTED_CHILDREN,
+          totalBytes: Number(unlisted[2])
+        });
+        continue;
+      }
+      const m = CONTEXT.exec(line);
+      if (m) contexts.push({ level: Number(m[1]), name: m[2], totalBytes: Number(m[3]) });
+    }
+    return void 0;
+  }
+  return void 0;
+}
+
+// src/postgres/memory/memory-contexts-capture.ts
+var CONTEXTS_WAIT_MS = 3e3;
+var POLL_MS = 50;
+async function captureMemoryContexts(client, pid, options) {
+  const notRecorded = (why) => ({ pid, notRecorded: why });
+  let offset;
+  try {
+    offset = (await stat8(options.logFile)).size;
+  } catch (e) {
+    return notRecorded(`the server log cannot be read: ${errorMessage(e)}`);
+  }
+  try {
+    const r = await client.query("SELECT pg_log_backend_memory_contexts($1) AS ok", [pid]);
+    if (r.rows[0]?.ok !== true) return notRecorded(`backend ${pid} had ended before it was asked`);
+  } catch (e) {
+    return notRecorded(`pg_log_backend_memory_contexts failed (PostgreSQL 14+): ${errorMessage(e)}`);
+  }
+  const deadline = Date.now() + (options.waitMs ?? CONTEXTS_WAIT_MS);
+  for (; ; ) {
+    let text2;
+    try {
+      text2 = await readFrom(options.logFile, offset);
+    } catch (e) {
+      return notRecorded(`the server log cannot be read: ${errorMessage(e)}`);
+    }
+    const logged = parseMemoryContextsLog(text2, pid);
+    if (logged) {
+      const backendBytes = await options.readBackend?.(pid).catch(() => void 0);
+      return {
+        pid,
+        top: topContexts(logged.contexts),
+        totalBytes: logged.grandTotalBytes,
+        ...backendBytes !== void 0 ? { backendBytes } : {}
+      };
+    }
+    if (Date.now() >= deadline) {
+      return notRecorded(
+        `backend ${pid} did not log its memory contexts within ${(options.waitMs ?? CONTEXTS_WAIT_MS) / 1e3} s (it may have ended; a log_destination other than stderr is not read)`
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+async function readFrom(file2, offset) {
+  const handle = await open7(file2, "r");
+  try {
+    const { size: size2 } = await handle.stat();
+    const buffer = Buffer.alloc(Math.max(0, size2 - offset));
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 // src/postgres/memory/backend-memory-sampler.ts
 var MEMORY_APPLICATION_NAME = "pgperf-memory";
 var DEFAULT_MEMORY_INTERVAL_MS = 250;
@@ -73110,10 +73231,12 @@ async function startMemorySampler(target, options = {}) {
   const readings = /* @__PURE__ */ new Map();
   let ticks = 0;
   let busy;
+  let alive = [];
   const tick = async () => {
     const pids = (await client.query(BACKENDS_SQL, [target.database])).rows.map(
       (r) => r.pid
     );
+    alive = pids;
     ticks++;
     for (const pid of pids) {
       const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
@@ -73141,16 +73264,36 @@ async function startMemorySampler(target, options = {}) {
   }).finally(() => {
     busy = void 0;
   });
+  let contexts;
+  const askContexts = (logFile) => {
+    const largest2 = alive.map((pid) => ({ pid, peak: Math.max(...readings.get(pid) ?? [-1]) })).filter((b) => b.peak >= 0).sort((a, b) => b.peak - a.peak)[0];
+    if (!largest2)
+      return Promise.resolve({ notRecorded: "no backend had been read when they were asked for" });
+    return captureMemoryContexts(client, largest2.pid, {
+      logFile,
+      readBackend: async (pid) => {
+        const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
+        return r.kind === "read" ? r.bytes : void 0;
+      }
+    });
+  };
+  const contextsTimer = options.contexts ? setTimeout(() => {
+    const { logFile } = options.contexts;
+    contexts = Promise.resolve(busy).then(() => askContexts(logFile)).catch((e) => ({ notRecorded: `asking for them failed: ${errorMessage(e)}` }));
+  }, options.contexts.atMs) : void 0;
   let stopped;
   return {
     stop() {
       stopped ??= (async () => {
         clearInterval(timer);
+        clearTimeout(contextsTimer);
         await busy;
+        const largest2 = options.contexts ? await contexts ?? { notRecorded: "the run ended before they were asked for" } : void 0;
         await client.end().catch(() => {
         });
         if (failure2) return backendMemoryRecord(/* @__PURE__ */ new Map(), intervalMs, ticks, failure2);
-        return backendMemoryRecord(readings, intervalMs, ticks);
+        const record2 = backendMemoryRecord(readings, intervalMs, ticks);
+        return largest2 && record2.peakBytes !== void 0 ? { ...record2, contexts: largest2 } : record2;
       })();
       return stopped;
     }
@@ -73158,6 +73301,10 @@ async function startMemorySampler(target, options = {}) {
 }
 
 // src/run/memory/run-memory.ts
+function contextsAtMs(durationS) {
+  const ms = durationS * 1e3;
+  return Math.max(ms / 2, ms - 2e3);
+}
 async function startRunMemory(connection, options = {}) {
   try {
     return await startMemorySampler(connection, options);
@@ -73328,7 +73475,9 @@ async function runOnce(ctx, run2, kind, attempt, block) {
     logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
     return void 0;
   });
-  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection);
+  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection, {
+    contexts: { logFile: cluster.logFile, atMs: contextsAtMs(durationS) }
+  });
   let out;
   let diagnostics;
   let memory;
@@ -73605,8 +73754,8 @@ async function captureEnvironment(settingsHash2) {
   const facts = {};
   await Promise.all(
     Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
+      const value2 = await readTrimmed(file2);
+      if (value2 !== void 0) facts[name] = value2;
     })
   );
   const loadavg = os11.loadavg().map((l) => l.toFixed(2));
@@ -73643,23 +73792,23 @@ function parseProcStat(text2) {
   if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
   const f = line.trim().split(/\s+/).slice(1).map(Number);
   const at = (i) => f[i] ?? 0;
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, idle: at(3) + at(4), steal: at(7) };
+  const total2 = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total: total2, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat13 = parsePidStatLine(text2);
-  return stat13 && { pid: stat13.pid, comm: stat13.comm, cpu: stat13.utime + stat13.stime };
+  const stat14 = parsePidStatLine(text2);
+  return stat14 && { pid: stat14.pid, comm: stat14.comm, cpu: stat14.utime + stat14.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat13 = await readText(root, "proc/stat");
-  if (stat13 === void 0) return void 0;
+  const stat14 = await readText(root, "proc/stat");
+  if (stat14 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat13), procs };
+  return { cpu: parseProcStat(stat14), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -73757,8 +73906,8 @@ async function smtFacts(root) {
   const control = await readValue(root, `${CPU_DIR3}/smt/control`);
   if (control === void 0) return [];
   const active2 = await readInt(root, `${CPU_DIR3}/smt/active`);
-  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active2 === 1 ? "active" : "inactive"} (control ${control})`;
-  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
+  const value2 = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active2 === 1 ? "active" : "inactive"} (control ${control})`;
+  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value: value2, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
   const counts = /* @__PURE__ */ new Map();
@@ -73854,16 +74003,16 @@ async function idleFacts(root, t) {
     });
   }
   const listed3 = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed3 ? `: ${listed3}` : ""}`;
+  const value2 = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed3 ? `: ${listed3}` : ""}`;
   const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
-  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value: value2, verdict: "ok" }];
   const worst = Math.max(...deep.map((s) => s.latencyUs));
   return [
     {
       id: "cpuidle",
       group: "idle",
       name: "idle states",
-      value,
+      value: value2,
       verdict: "warn",
       why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
       fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
@@ -73878,7 +74027,7 @@ async function memoryFacts(root, t, sharedBuffers) {
     return m ? Number(m[1]) * 1024 : void 0;
   };
   const available = kb("MemAvailable");
-  const total = kb("MemTotal");
+  const total2 = kb("MemTotal");
   if (available !== void 0) {
     const need = sharedBuffers;
     let verdict2 = "ok";
@@ -73897,7 +74046,7 @@ async function memoryFacts(root, t, sharedBuffers) {
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      value: `${formatBytes(available)} of ${total2 ? formatBytes(total2) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -74520,9 +74669,9 @@ var METRIC_OPTION_NAMES = Object.keys(METRICS).map(gatedName);
 var METRIC_OPTION_ALIASES = Object.values(GATED_METRIC_NAMES).filter(
   (key) => !METRIC_OPTION_NAMES.includes(key)
 );
-function closestMetricName(value) {
+function closestMetricName(value2) {
   const fold = (s) => s.toLowerCase().replace(/[^a-z0-9]/g, "").replace(/ms$/, "");
-  const wanted = fold(value);
+  const wanted = fold(value2);
   const key = Object.keys(METRICS).find(
     (k) => fold(k) === wanted || fold(gatedName(k)) === wanted
   );
@@ -74534,8 +74683,8 @@ function heldMetrics(result) {
     if (s.status !== "ok") continue;
     const held = byWorkload.get(s.workload) ?? /* @__PURE__ */ new Set();
     byWorkload.set(s.workload, held);
-    for (const [key, value] of Object.entries(s.metrics)) {
-      if (value !== void 0 && Number.isFinite(value) && value > 0) held.add(key);
+    for (const [key, value2] of Object.entries(s.metrics)) {
+      if (value2 !== void 0 && Number.isFinite(value2) && value2 > 0) held.add(key);
     }
   }
   const order = Object.keys(METRICS);
@@ -75396,17 +75545,17 @@ function mannWhitneyLowerTail(u, m, n) {
   if (u < 0) return 0;
   if (u >= m * n) return 1;
   const k = Math.min(m, n);
-  const total = m + n;
+  const total2 = m + n;
   const counts = new Float64Array(u + 1);
   counts[0] = 1;
   for (let i = 1; i <= k; i++) {
     for (let v = i; v <= u; v++) counts[v] += counts[v - i];
-    const stride = total - k + i;
+    const stride = total2 - k + i;
     for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
   }
   let below = 0;
   for (let v = 0; v <= u; v++) below += counts[v];
-  return Math.min(1, below / binomialCoefficient(total, k));
+  return Math.min(1, below / binomialCoefficient(total2, k));
 }
 var MAX_LOWER_TAIL_WORK = 1e6;
 
@@ -76540,11 +76689,11 @@ function detrendedMedians(points2, start, cp2) {
   if (cp2?.drift === void 0) return medians;
   const from = cp2.index - 1;
   const end = cp2.drift.endIndex;
-  const total = Math.log(cp2.after / cp2.before);
+  const total2 = Math.log(cp2.after / cp2.before);
   return medians.map((m, k) => {
     const i = start + k;
     const share3 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
-    return m / (cp2.before * Math.exp(share3 * total));
+    return m / (cp2.before * Math.exp(share3 * total2));
   });
 }
 
@@ -76709,8 +76858,8 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
     const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open7 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open7.has(id)));
+    const open8 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open8.has(id)));
     const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
@@ -76943,7 +77092,7 @@ function withExplanation(result, record2) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile17, stat as stat8 } from "node:fs/promises";
+import { readFile as readFile17, stat as stat9 } from "node:fs/promises";
 import path41 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -76964,7 +77113,7 @@ function parseDescribeConfig(text2) {
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
   const postgres = path41.resolve(binDir, "postgres");
-  const st = await stat8(postgres).catch(() => void 0);
+  const st = await stat9(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -77966,50 +78115,50 @@ function adaptiveOptionsOf(flags) {
 function adaptiveFromFlags(flags, alpha, roundS) {
   return adaptiveDesignOf(adaptiveOptionsOf(flags), alpha, roundS, ADAPTIVE_FLAG_NAMES);
 }
-function parseDuration(value) {
-  const seconds2 = parseDurationS(value);
+function parseDuration(value2) {
+  const seconds2 = parseDurationS(value2);
   if (seconds2 === void 0) {
     throw new InvalidArgumentError(
-      `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h (e.g. 45m, 1.5h, 900s), got '${value}'`
+      `--time-budget must be a positive duration: a number of seconds, or with the unit s, m, min or h (e.g. 45m, 1.5h, 900s), got '${value2}'`
     );
   }
   if (seconds2 > TIME_BUDGET_S.max) {
     throw new InvalidArgumentError(
-      `--time-budget must be at most ${TIME_BUDGET_S.max} s (${TIME_BUDGET_S.max / 86400} days), got '${value}'`
+      `--time-budget must be at most ${TIME_BUDGET_S.max} s (${TIME_BUDGET_S.max / 86400} days), got '${value2}'`
     );
   }
   return seconds2;
 }
-function parseSchedule(value) {
-  const rounds = value.split(",").map((v) => Number(v.trim()));
+function parseSchedule(value2) {
+  const rounds = value2.split(",").map((v) => Number(v.trim()));
   if (!rounds.every((r, i) => Number.isInteger(r) && r > 0 && (i === 0 || r > rounds[i - 1]))) {
     throw new InvalidArgumentError(
-      `--schedule must be comma-separated, strictly increasing whole round counts >= 1 (e.g. ${DEFAULT_SCHEDULE.join(",")}), got '${value}'`
+      `--schedule must be comma-separated, strictly increasing whole round counts >= 1 (e.g. ${DEFAULT_SCHEDULE.join(",")}), got '${value2}'`
     );
   }
   if (!rounds.every((r) => withinBound(r, ROUNDS))) {
     throw new InvalidArgumentError(
-      `--schedule looks must be round counts ${rangeText(ROUNDS)}, got '${value}'`
+      `--schedule looks must be round counts ${rangeText(ROUNDS)}, got '${value2}'`
     );
   }
   return rounds;
 }
-function parsePassAlpha(value) {
-  const a = Number(value);
-  if (value.trim() === "" || !(a > 0 && a < 0.5)) {
+function parsePassAlpha(value2) {
+  const a = Number(value2);
+  if (value2.trim() === "" || !(a > 0 && a < 0.5)) {
     throw new InvalidArgumentError(
-      `--pass-alpha must be a number between 0 and 0.5 (exclusive), got '${value}'`
+      `--pass-alpha must be a number between 0 and 0.5 (exclusive), got '${value2}'`
     );
   }
   return a;
 }
-function parseSpending(value) {
-  if (!SPENDING_FUNCTIONS.includes(value)) {
+function parseSpending(value2) {
+  if (!SPENDING_FUNCTIONS.includes(value2)) {
     throw new InvalidArgumentError(
-      `--spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${value}'`
+      `--spending must be one of ${SPENDING_FUNCTIONS.join(", ")}, got '${value2}'`
     );
   }
-  return value;
+  return value2;
 }
 
 // src/adapters/cli/fail-on-option.ts
@@ -78118,6 +78267,36 @@ function arm(s, role2, tps, dash, fraction) {
   );
   const collapse = regions.length > 0 ? `collapse ${regions.join(", ")}` : s.collapseClients !== null ? `declines >${Math.round(fraction * 100)}% from ${s.collapseClients}` : "no collapse";
   return `${role2} peak ${tps(s.peakTps)} TPS at ${s.peakClients} clients, ${knee2}, ${collapse}`;
+}
+
+// src/core/report/evidence/memory-contexts-text.ts
+var MEMORY_CONTEXTS_LEAD = "memory contexts of the largest backend, base \u2192 head";
+function memoryContextsText(c) {
+  const { base, head } = c;
+  const names = /* @__PURE__ */ new Map();
+  for (const t of [...base?.top ?? [], ...head?.top ?? []]) {
+    names.set(t.name, Math.max(names.get(t.name) ?? 0, t.totalBytes));
+  }
+  const order = [...names.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_CONTEXTS).map(([name]) => name);
+  const parts = order.map((name) => `${name} ${value(base, name)} \u2192 ${value(head, name)}`);
+  parts.push(`all contexts ${total(base, (a) => a.totalBytes)} \u2192 ${total(head, (a) => a.totalBytes)}`);
+  const outside = (a) => a.backendBytes === void 0 ? void 0 : Math.max(0, a.backendBytes - a.totalBytes);
+  if (base && outside(base) !== void 0 || head && outside(head) !== void 0) {
+    parts.push(`outside any context ${total(base, outside)} \u2192 ${total(head, outside)}`);
+  }
+  const why = Object.entries(c.why ?? {}).map(([arm2, reason]) => `${arm2}'s not recorded: ${reason}`);
+  return [...parts, ...why].join("; ");
+}
+function value(arm2, name) {
+  if (!arm2) return "\u2013";
+  const found = arm2.top.find((t) => t.name === name);
+  if (found) return formatBytes(found.totalBytes);
+  const smallest2 = arm2.top.at(-1);
+  return smallest2 && arm2.top.length >= TOP_CONTEXTS ? `\u2264 ${formatBytes(smallest2.totalBytes)}` : "\u2013";
+}
+function total(arm2, of) {
+  const v = arm2 ? of(arm2) : void 0;
+  return v === void 0 ? "\u2013" : formatBytes(v);
 }
 
 // src/core/report/table-model.ts
@@ -78273,6 +78452,49 @@ function costLines(c) {
 init_simple_statistics();
 init_metrics();
 init_result_types();
+
+// src/core/compare/evidence/memory-contexts-summary.ts
+function memoryContextsComparison(base, head) {
+  const judged = judgeMemory(base, head);
+  const moved2 = judged?.changes.some(
+    (c) => c.moved && (c.metric === "backendMemoryPeakBytes" || c.metric === "backendMemoryMedianBytes")
+  );
+  if (!moved2) return void 0;
+  const b = armContexts(base);
+  const h = armContexts(head);
+  if (typeof b === "string" && typeof h === "string") return void 0;
+  const why = {
+    ...typeof b === "string" ? { base: b } : {},
+    ...typeof h === "string" ? { head: h } : {}
+  };
+  return {
+    ...typeof b === "object" ? { base: b } : {},
+    ...typeof h === "object" ? { head: h } : {},
+    ...Object.keys(why).length > 0 ? { why } : {}
+  };
+}
+function armContexts(runs) {
+  const recorded = [];
+  let why = "no run recorded them";
+  for (const s of runs) {
+    if (s.status !== "ok") continue;
+    const c = s.memory?.contexts;
+    const peak = s.memory?.peakBytes;
+    if (c?.top && c.totalBytes !== void 0 && peak !== void 0) {
+      recorded.push({
+        top: c.top,
+        totalBytes: c.totalBytes,
+        ...c.backendBytes !== void 0 ? { backendBytes: c.backendBytes } : {},
+        peakBytes: peak
+      });
+    } else if (c?.notRecorded && why === "no run recorded them") why = c.notRecorded;
+  }
+  if (recorded.length === 0) return why;
+  recorded.sort((x, y) => x.peakBytes - y.peakBytes);
+  return recorded[Math.floor((recorded.length - 1) / 2)];
+}
+
+// src/core/compare/evidence/steady-summary.ts
 function steadySummary(result) {
   const baseline = result.arms[0]?.label;
   if (baseline === void 0) return [];
@@ -78303,7 +78525,19 @@ function steadySummary(result) {
         });
       }
       if (metrics.length > 0) {
-        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+        const of = (arm2) => result.samples.filter(
+          (s) => s.arm === arm2 && s.workload === cell.workload && s.clients === cell.clients
+        );
+        const memoryContexts = memoryContextsComparison(of(baseline), of(head));
+        out.push({
+          baseline,
+          head,
+          cell: id,
+          workload: cell.workload,
+          clients: cell.clients,
+          metrics,
+          ...memoryContexts ? { memoryContexts } : {}
+        });
       }
     }
   }
@@ -78338,6 +78572,15 @@ function steadyMetricsSection(result) {
   ];
   if (cells.length > MAX_ROWS)
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  const contexts = cells.filter((c) => c.memoryContexts);
+  if (contexts.length > 0) {
+    body.push(
+      "",
+      ...contexts.map(
+        (c) => `- ${escapeMarkdown(c.cell, 80)}${headColumn ? ` (${escapeMarkdown(c.head, 40)})` : ""}: ${MEMORY_CONTEXTS_LEAD}: ${escapeMarkdown(memoryContextsText(c.memoryContexts), 1e3)}`
+      )
+    );
+  }
   return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU, memory)", body };
 }
 function cellText(c, metric, unit) {
@@ -78724,7 +78967,10 @@ function steadyLines(cells) {
   return [
     "",
     "steady per-transaction costs and backend memory, base -> head (medians over the runs; gated where a workload lists them in metrics, memory also beyond its floors):",
-    ...cells.map((c) => `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`)
+    ...cells.flatMap((c) => [
+      `  ${heads > 1 ? `${c.head} ` : ""}${c.cell}: ${steadyCellLine(c)}`,
+      ...c.memoryContexts ? [`    ${MEMORY_CONTEXTS_LEAD}: ${memoryContextsText(c.memoryContexts)}`.replace(/→/g, "->")] : []
+    ])
   ];
 }
 function moverLines(c, instructions) {
@@ -78897,27 +79143,27 @@ function analysisFromFlags(flags) {
     ...flags.steadyPass !== void 0 ? { steadyPass: flags.steadyPass } : {}
   };
 }
-function parseAlpha(value) {
-  const problem2 = alphaProblem(value);
+function parseAlpha(value2) {
+  const problem2 = alphaProblem(value2);
   if (problem2) throw new InvalidArgumentError(`--alpha ${problem2}`);
-  return Number(value);
+  return Number(value2);
 }
-function parseThreshold(value) {
-  const problem2 = thresholdProblem(value);
+function parseThreshold(value2) {
+  const problem2 = thresholdProblem(value2);
   if (problem2) throw new InvalidArgumentError(`--threshold ${problem2}`);
-  return Number(value.replace(/%$/, ""));
+  return Number(value2.replace(/%$/, ""));
 }
-function parseSteadyPassFlag(value) {
-  const parsed = parseSteadyPass(value);
+function parseSteadyPassFlag(value2) {
+  const parsed = parseSteadyPass(value2);
   if ("problem" in parsed) throw new InvalidArgumentError(`--steady-pass ${parsed.problem}`);
   return parsed.value;
 }
-function parseMetric(value) {
-  const metric = metricFromName(value);
+function parseMetric(value2) {
+  const metric = metricFromName(value2);
   if (metric === void 0) {
-    const closest = closestMetricName(value);
+    const closest = closestMetricName(value2);
     throw new InvalidArgumentError(
-      `--metric must be one of ${METRIC_CHOICES_TEXT}, got '${value}'${closest ? ` (did you mean ${closest}?)` : ""}`
+      `--metric must be one of ${METRIC_CHOICES_TEXT}, got '${value2}'${closest ? ` (did you mean ${closest}?)` : ""}`
     );
   }
   return metric;
@@ -79114,9 +79360,9 @@ function gitEnvironment(remote, credentials) {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_COUNT: String(config2.length)
   };
-  for (const [i, [key, value]] of config2.entries()) {
+  for (const [i, [key, value2]] of config2.entries()) {
     env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
+    env[`GIT_CONFIG_VALUE_${i}`] = value2;
   }
   return env;
 }
@@ -79163,7 +79409,7 @@ function scrub(text2, opts) {
 }
 
 // src/store/branch/branch-store.ts
-async function openBranchStore(spec, open7, deps) {
+async function openBranchStore(spec, open8, deps) {
   const branch = await DataBranch.checkout(
     {
       remote: spec.remote,
@@ -79176,7 +79422,7 @@ async function openBranchStore(spec, open7, deps) {
   );
   let reader;
   try {
-    reader = await open7(branch.storeDir, true);
+    reader = await open8(branch.storeDir, true);
   } catch (e) {
     await branch.close();
     throw e;
@@ -79190,7 +79436,7 @@ async function openBranchStore(spec, open7, deps) {
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store = await open7(dir, true);
+          const store = await open8(dir, true);
           try {
             id = (await store.save(result)).id;
           } finally {
@@ -79213,17 +79459,17 @@ async function openBranchStore(spec, open7, deps) {
 }
 
 // src/store/open/choose-store.ts
-async function chooseStore(choice, open7) {
+async function chooseStore(choice, open8) {
   const spec = choice.spec?.trim() || void 0;
-  if (choice.branch) return onBranch(spec, choice.branch, open7);
+  if (choice.branch) return onBranch(spec, choice.branch, open8);
   if (spec === void 0 && choice.unset === "none") return void 0;
-  const store = await open7(spec === void 0 ? void 0 : located(spec, choice.baseDir), choice.write);
+  const store = await open8(spec === void 0 ? void 0 : located(spec, choice.baseDir), choice.write);
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path48.resolve(baseDir, spec);
 }
-function onBranch(spec, branch, open7) {
+function onBranch(spec, branch, open8) {
   const { names } = branch;
   if (spec && (path48.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
@@ -79243,7 +79489,7 @@ function onBranch(spec, branch, open7) {
       tempDir: branch.tempDir,
       ...spec ? { storePath: spec } : {}
     },
-    (dir, write) => open7(dir, write),
+    (dir, write) => open8(dir, write),
     branch.git
   );
 }
@@ -79256,7 +79502,7 @@ import path50 from "node:path";
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
-import { access as access5, readdir as readdir10, stat as stat9 } from "node:fs/promises";
+import { access as access5, readdir as readdir10, stat as stat10 } from "node:fs/promises";
 import path49 from "node:path";
 init_regular_file();
 init_errors();
@@ -79282,7 +79528,7 @@ var DirStore = class _DirStore {
    */
   static async open(dir, options) {
     const store = new _DirStore(path49.resolve(dir), options);
-    const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
+    const st = await withDeadline(store.dir, stat10(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
         if (e instanceof FileReadError) throw new UserError(`${store.prefix}store directory ${e.message}`);
@@ -79400,7 +79646,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail2}`);
       return void 0;
     }
-    const savedAt = (await stat9(file2)).mtime.toISOString();
+    const savedAt = (await stat10(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -79464,23 +79710,23 @@ function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
 }
 async function openStore(spec, opts) {
-  const value = spec?.trim();
-  if (!value) {
+  const value2 = spec?.trim();
+  if (!value2) {
     return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), {
       ...opts,
       what: "the default store (--store to choose another)"
     });
   }
-  if (isPostgresUrl(value)) {
+  if (isPostgresUrl(value2)) {
     const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
-    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
+    return PgStore2.connect(value2, { warn: opts.warn, info: opts.info });
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value2)) {
     throw new UserError(
-      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
+      `store '${maskUrl(value2)}' is not supported: expected a directory or a postgresql:// URL`
     );
   }
-  return DirStore.open(value, opts);
+  return DirStore.open(value2, opts);
 }
 
 // src/adapters/cli/store-option.ts
@@ -80096,20 +80342,20 @@ init_check_results();
 
 // src/flows/compare/baseline/stored-baseline-spec.ts
 init_errors();
-function parseBaselineSpec(value, name) {
-  const v = value.trim();
+function parseBaselineSpec(value2, name) {
+  const v = value2.trim();
   if (v === "same-job") return { kind: "same-job" };
   if (v === "stored") return { kind: "stored" };
   if (v.startsWith("stored:") && v.length > "stored:".length)
     return { kind: "stored", ref: v.slice(7).trim() };
   throw new UserError(
-    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+    `${name} '${value2}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
   );
 }
 var CLI_STORED_BASELINE_NAMES = {
   baseline: "--baseline",
   allowMismatch: "--allow-fingerprint-mismatch",
-  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
+  set: (arm2, name, value2) => `--set ${arm2}:${name}=${value2}`,
   clientBin: "--client-bin",
   duration: "--duration"
 };
@@ -80153,8 +80399,8 @@ function changedWhileMeasuring(choice, measured2, headLabel) {
   return late;
 }
 function refuseStoredSettings(entry, doc, arm2, store, baseline) {
-  for (const [name, value] of Object.entries(arm2.settingOverrides)) {
-    const problem2 = settingProblem(name, value);
+  for (const [name, value2] of Object.entries(arm2.settingOverrides)) {
+    const problem2 = settingProblem(name, value2);
     if (problem2 === void 0) continue;
     throw new UserError(
       `${baseline} stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm2.label)}: ${problem2}. pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with ${baseline} stored:REF, or remove this one from the store`
@@ -80230,7 +80476,7 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/baseline/sentinel.ts
-import { stat as stat10 } from "node:fs/promises";
+import { stat as stat11 } from "node:fs/promises";
 import path55 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
@@ -80299,7 +80545,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat10(path55.join(binDir, "postgres"))).isFile();
+    return (await stat11(path55.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -80734,13 +80980,13 @@ function parseSeries(file2, text2) {
   text2.split(/\r?\n/).forEach((line, i) => {
     const token = line.trim();
     if (token === "" || token.startsWith("#")) return;
-    const value = Number(token);
-    if (!Number.isFinite(value)) {
+    const value2 = Number(token);
+    if (!Number.isFinite(value2)) {
       throw new UserError(
         `${file2}:${i + 1}: '${token}' is not a finite number; expected one number per line, oldest first`
       );
     }
-    values.push(value);
+    values.push(value2);
     lines.push(i + 1);
   });
   return { file: file2, values, lines };
@@ -80769,11 +81015,11 @@ function changePointSettings(flags) {
 }
 function numberFlag(flag, raw, fallback, valid, expected) {
   if (raw === void 0) return fallback;
-  const value = Number(raw.trim().replace(/%$/, ""));
-  if (raw.trim() === "" || !Number.isFinite(value) || !valid(value)) {
+  const value2 = Number(raw.trim().replace(/%$/, ""));
+  if (raw.trim() === "" || !Number.isFinite(value2) || !valid(value2)) {
     throw new UserError(`${flag} must be ${expected}, got '${raw}'`);
   }
-  return value;
+  return value2;
 }
 
 // src/adapters/cli/commands/changepoints.ts
@@ -80865,6 +81111,7 @@ function omitted(ctx, what) {
 }
 
 // src/core/report/markdown/markdown-runs.ts
+init_memory();
 function roundsAndOrder(ctx, trims) {
   const { result } = ctx;
   const plan = result.plan;
@@ -80948,7 +81195,8 @@ function rawSamples(ctx) {
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
-        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+        if (v === void 0 || !Number.isFinite(v)) return "?";
+        return isMemoryBytes(c.metric) ? formatBytes(v) : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
         `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
@@ -81028,19 +81276,19 @@ function buildKeyRank(key) {
   const i = BUILD_KEYS.indexOf(key);
   return i === -1 ? BUILD_KEYS.length : i;
 }
-function recordValue(value) {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(recordValue).join(" ");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+function recordValue(value2) {
+  if (typeof value2 === "string") return value2;
+  if (Array.isArray(value2)) return value2.map(recordValue).join(" ");
+  if (typeof value2 === "object" && value2 !== null) {
+    return Object.entries(value2).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
   }
-  return String(value);
+  return String(value2);
 }
 function settings(ctx) {
   const { result } = ctx;
   const overrides = result.arms.flatMap(
     (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+      ([name, value2]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value2), 200)} |`
     )
   );
   const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
@@ -81448,11 +81696,11 @@ function renderScalingChart(input2) {
     "```"
   ];
 }
-function chartNumber(value) {
-  return value.toFixed(1);
+function chartNumber(value2) {
+  return value2.toFixed(1);
 }
-function niceCeiling(value) {
-  const target = value * 1.05;
+function niceCeiling(value2) {
+  const target = value2 * 1.05;
   if (!(target > 1)) return 1;
   const magnitude2 = 10 ** Math.floor(Math.log10(target));
   const step2 = [1, 2, 2.5, 5, 10].find((s) => s * magnitude2 >= target) ?? 10;
@@ -81582,19 +81830,19 @@ function fileForm(recorded) {
   const instructions = instructionsFileForm(recorded.instructions);
   const combination = matrixCombination(recorded);
   const out = {};
-  for (const [key, value] of Object.entries(recorded)) {
+  for (const [key, value2] of Object.entries(recorded)) {
     if (key === "name" && combination) out.name = combination.name;
     else if (key === "instructions") out.instructions = instructions;
     else if (key === "settings" && combination) {
       out.settings = combination.settings;
       out.matrix = combination.matrix;
-    } else out[key] = value;
+    } else out[key] = value2;
   }
   return out;
 }
-function instructionsFileForm(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const { thresholdPct, ...rest } = value;
+function instructionsFileForm(value2) {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2)) return value2;
+  const { thresholdPct, ...rest } = value2;
   return thresholdPct === void 0 ? rest : { ...rest, threshold: thresholdPct };
 }
 function matrixCombination(recorded) {
@@ -81627,8 +81875,8 @@ function runCommand(result, file2) {
     for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
   }
   for (const a of result.arms) {
-    for (const [name, value] of Object.entries(a.settingOverrides)) {
-      lines.push(["--set", `${a.label}:${name}=${value}`]);
+    for (const [name, value2] of Object.entries(a.settingOverrides)) {
+      lines.push(["--set", `${a.label}:${name}=${value2}`]);
     }
   }
   lines.push(["--workload", file2], ["--seed", String(result.plan.seed)], ["--order", result.plan.order]);
@@ -81787,8 +82035,8 @@ function renderMailReport(input2) {
 `;
 }
 function decidingCells(d) {
-  const open7 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
-  return open7.length > 0 ? open7 : d.cells;
+  const open8 = d.cells.filter((c) => c.verdict !== "no-change" && c.verdict !== "not-worse");
+  return open8.length > 0 ? open8 : d.cells;
 }
 function cellEntries(c, cells) {
   const rows = new Map(
@@ -81939,9 +82187,9 @@ function listed(heading, items) {
   return items.length === 0 ? [] : [...wrap(heading), ...items.flatMap((item) => wrap(item, "- ", "  "))];
 }
 function instructionText(r) {
-  const value = (v) => v === null ? "-" : groupedNumber(v, 0);
+  const value2 = (v) => v === null ? "-" : groupedNumber(v, 0);
   const delta = r.deltaPct === null ? "" : ` (${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%)`;
-  return `instr/tx ${value(r.baseMedian)} -> ${value(r.headMedian)}${delta}`;
+  return `instr/tx ${value2(r.baseMedian)} -> ${value2(r.headMedian)}${delta}`;
 }
 function reproduceBlocks(result, shown2) {
   const found = reproductions(result, cellTargets(shown2).slice(0, MAX_WORKLOADS), { width: MAIL_WIDTH });
@@ -82235,8 +82483,8 @@ function grouped2(diffs, workloads) {
 }
 function shownDifference(d) {
   const where = d.workload !== void 0 ? ` (workload ${d.workload})` : "";
-  const value = (v) => v === void 0 ? "(not set)" : `'${v}'`;
-  return `${d.name}${where}: base ${value(d.stored)}, head ${value(d.now)}`;
+  const value2 = (v) => v === void 0 ? "(not set)" : `'${v}'`;
+  return `${d.name}${where}: base ${value2(d.stored)}, head ${value2(d.now)}`;
 }
 
 // src/flows/compare/two-runs-gate-record.ts
@@ -82988,7 +83236,7 @@ function renderPreflight(report) {
 
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
-import { access as access6, readdir as readdir12, stat as stat11, statfs as statfs3 } from "node:fs/promises";
+import { access as access6, readdir as readdir12, stat as stat12, statfs as statfs3 } from "node:fs/promises";
 import path59 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
@@ -83265,7 +83513,7 @@ async function runAsReachFact(name, user, dirs, runner) {
 }
 async function deepestExisting(dir) {
   for (let d = path59.resolve(dir); ; d = path59.dirname(d)) {
-    const st = await stat11(d).catch(() => void 0);
+    const st = await stat12(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
     if (d === path59.dirname(d)) return void 0;
   }
@@ -83277,7 +83525,7 @@ async function privateAncestor(dir) {
     if (d === path59.dirname(d)) break;
   }
   for (const d of chain) {
-    const st = await stat11(d).catch(() => void 0);
+    const st = await stat12(d).catch(() => void 0);
     if (st && (st.mode & 1) === 0) return `${d}: mode ${(st.mode & 511).toString(8)}`;
   }
   return void 0;
@@ -83336,25 +83584,25 @@ async function withRunnerFacts(machine, flags) {
   ];
   return { ...machine, verdict: overallVerdict2(facts), facts };
 }
-function seconds(value) {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 600) {
-    throw new InvalidArgumentError(`--window must be a number of seconds from 0 to 600, got '${value}'`);
+function seconds(value2) {
+  const n = Number(value2);
+  if (value2.trim() === "" || !Number.isFinite(n) || n < 0 || n > 600) {
+    throw new InvalidArgumentError(`--window must be a number of seconds from 0 to 600, got '${value2}'`);
   }
   return n;
 }
 var UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
-function bytes(value) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?b)?\s*$/i.exec(value);
+function bytes(value2) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?b)?\s*$/i.exec(value2);
   if (!m)
-    throw new InvalidArgumentError(`--shared-buffers must be a size such as 8GB or 512MB, got '${value}'`);
+    throw new InvalidArgumentError(`--shared-buffers must be a size such as 8GB or 512MB, got '${value2}'`);
   return Math.round(Number(m[1]) * UNITS[(m[2] ?? "B").toUpperCase()]);
 }
 
 // src/flows/history/load-runs.ts
 init_read_results();
 init_errors();
-import { readdir as readdir13, stat as stat12 } from "node:fs/promises";
+import { readdir as readdir13, stat as stat13 } from "node:fs/promises";
 import path61 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
@@ -83371,7 +83619,7 @@ async function loadRuns(inputs) {
 async function resultFiles(input2) {
   let info;
   try {
-    info = await stat12(input2);
+    info = await stat13(input2);
   } catch (e) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
@@ -83385,7 +83633,7 @@ async function resultFiles(input2) {
 }
 async function isDirectory(p) {
   try {
-    return (await stat12(p)).isDirectory();
+    return (await stat13(p)).isDirectory();
   } catch {
     return false;
   }
@@ -84435,22 +84683,22 @@ var Context = class {
 var httpClient = __toESM(require_lib3(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P2, generator) {
-  function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve) {
-      resolve(value);
+  function adopt(value2) {
+    return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+      resolve(value2);
     });
   }
   return new (P2 || (P2 = Promise))(function(resolve, reject) {
-    function fulfilled(value) {
+    function fulfilled(value2) {
       try {
-        step2(generator.next(value));
+        step2(generator.next(value2));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value) {
+    function rejected(value2) {
       try {
-        step2(generator["throw"](value));
+        step2(generator["throw"](value2));
       } catch (e) {
         reject(e);
       }
@@ -84641,13 +84889,13 @@ function lowercaseKeys(object2) {
     return newObj;
   }, {});
 }
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject2(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 function mergeDeep(defaults3, options) {
   const result = Object.assign({}, defaults3);
@@ -84736,57 +84984,57 @@ function encodeUnreserved(str) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+function encodeValue(operator, value2, key) {
+  value2 = operator === "+" || operator === "#" ? encodeReserved(value2) : encodeUnreserved(value2);
   if (key) {
-    return encodeUnreserved(key) + "=" + value;
+    return encodeUnreserved(key) + "=" + value2;
   } else {
-    return value;
+    return value2;
   }
 }
-function isDefined(value) {
-  return value !== void 0 && value !== null;
+function isDefined(value2) {
+  return value2 !== void 0 && value2 !== null;
 }
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
 function getValues(context3, operator, key, modifier) {
-  var value = context3[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
+  var value2 = context3[key], result = [];
+  if (isDefined(value2) && value2 !== "") {
+    if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "bigint" || typeof value2 === "boolean") {
+      value2 = value2.toString();
       if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
+        value2 = value2.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
       );
     } else {
       if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value22, isKeyOperator(operator) ? key : "")
             );
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
+              result.push(encodeValue(operator, value2[k], k));
             }
           });
         }
       } else {
         const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
+            tmp.push(encodeValue(operator, value22));
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
               tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
+              tmp.push(encodeValue(operator, value2[k].toString()));
             }
           });
         }
@@ -84799,12 +85047,12 @@ function getValues(context3, operator, key, modifier) {
     }
   } else {
     if (operator === ";") {
-      if (isDefined(value)) {
+      if (isDefined(value2)) {
         result.push(encodeUnreserved(key));
       }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
+    } else if (value2 === "" && (operator === "&" || operator === "?")) {
       result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
+    } else if (value2 === "") {
       result.push("");
     }
   }
@@ -85099,12 +85347,12 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   return chunks2.join("");
 };
-var JSONStringify = (value, replacer, space) => {
+var JSONStringify = (value2, replacer, space) => {
   try {
     const supportsRawJSON = "rawJSON" in JSON;
     if (supportsRawJSON) {
       return originalStringify(
-        value,
+        value2,
         (key, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
@@ -85116,9 +85364,9 @@ var JSONStringify = (value, replacer, space) => {
         space
       );
     }
-    if (!value) return originalStringify(value, replacer, space);
+    if (!value2) return originalStringify(value2, replacer, space);
     const convertedToCustomJSON = originalStringify(
-      value,
+      value2,
       (key, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
@@ -85139,7 +85387,7 @@ var JSONStringify = (value, replacer, space) => {
     return denoisedJSON;
   } catch (error62) {
     if (error62 instanceof RangeError) {
-      const convertedJSON = stringifyIteratively(value, replacer, space);
+      const convertedJSON = stringifyIteratively(value2, replacer, space);
       if (convertedJSON === void 0) return void 0;
       const supportsRawJSON = "rawJSON" in JSON;
       if (supportsRawJSON) return convertedJSON;
@@ -85167,26 +85415,26 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
-  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-  if (isNoiseValue) return value.slice(0, -1);
+var convertMarkedBigIntsReviver = (key, value2, context3, userReviver) => {
+  const isCustomFormatBigInt = typeof value2 === "string" && customFormat.test(value2);
+  if (isCustomFormatBigInt) return BigInt(value2.slice(0, -1));
+  const isNoiseValue = typeof value2 === "string" && noiseValue.test(value2);
+  if (isNoiseValue) return value2.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
-  if (!hasUserReviver) return value;
-  return userReviver(key, value, context3);
+  if (!hasUserReviver) return value2;
+  return userReviver(key, value2, context3);
 };
 var JSONParseV2 = (text2, reviver) => {
-  return JSON.parse(text2, (key, value, context3) => {
-    const isNumber = typeof value === "number";
-    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+  return JSON.parse(text2, (key, value2, context3) => {
+    const isNumber = typeof value2 === "number";
+    const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
     const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context3.source);
     const hasCustomReviver = typeof reviver === "function";
-    if (!hasCustomReviver) return value;
-    return reviver(key, value, context3);
+    if (!hasCustomReviver) return value2;
+    return reviver(key, value2, context3);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -85200,35 +85448,35 @@ var applyReviverIteratively = (parsed, userReviver) => {
     const node3 = stack[stack.length - 1];
     if (!node3.visited) {
       node3.visited = true;
-      const value = node3.parent[node3.key];
-      const isComplexObject = value !== null && typeof value === "object";
+      const value2 = node3.parent[node3.key];
+      const isComplexObject = value2 !== null && typeof value2 === "object";
       if (isComplexObject) {
-        const keys = Object.keys(value);
+        const keys = Object.keys(value2);
         for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value, key: keys[i], visited: false });
+          stack.push({ parent: value2, key: keys[i], visited: false });
         }
       }
     } else {
       const { parent, key } = node3;
-      let value = parent[key];
-      if (typeof value === "string") {
-        const isCustomFormatBigInt = customFormat.test(value);
+      let value2 = parent[key];
+      if (typeof value2 === "string") {
+        const isCustomFormatBigInt = customFormat.test(value2);
         if (isCustomFormatBigInt) {
-          value = BigInt(value.slice(0, -1));
+          value2 = BigInt(value2.slice(0, -1));
         } else {
-          const isNoise = noiseValue.test(value);
-          if (isNoise) value = value.slice(0, -1);
+          const isNoise = noiseValue.test(value2);
+          if (isNoise) value2 = value2.slice(0, -1);
         }
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
+        value2 = userReviver.call(parent, key, value2);
       }
-      const isDeleted = value === void 0;
+      const isDeleted = value2 === void 0;
       if (isDeleted) {
         delete parent[key];
       } else {
-        parent[key] = value;
+        parent[key] = value2;
       }
       stack.pop();
     }
@@ -85257,7 +85505,7 @@ var JSONParse = (text2, reviver) => {
     const serializedData = serializeBigInts(text2);
     return originalParse(
       serializedData,
-      (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
+      (key, value2, context3) => convertMarkedBigIntsReviver(key, value2, context3, reviver)
     );
   } catch (error62) {
     if (error62 instanceof RangeError) {
@@ -85315,13 +85563,13 @@ var defaults_default = {
     "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
   }
 };
-function isPlainObject3(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject3(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 var noop = () => "";
 async function fetchWrapper(requestOptions) {
@@ -85335,9 +85583,9 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
+    Object.entries(requestOptions.headers).map(([name, value2]) => [
       name,
-      String(value)
+      String(value2)
     ])
   );
   let fetchResponse;
@@ -85377,8 +85625,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key, value2] of fetchResponse.headers) {
+    responseHeaders[key] = value2;
   }
   const octokitResponse = {
     url: url2,
@@ -88125,8 +88373,8 @@ var handler = {
   ownKeys({ scope }) {
     return [...endpointMethodsMap.get(scope).keys()];
   },
-  set(target, methodName, value) {
-    return target.cache[methodName] = value;
+  set(target, methodName, value2) {
+    return target.cache[methodName] = value2;
   },
   get({ octokit, scope, cache: cache3 }, methodName) {
     if (cache3[methodName]) {
@@ -88965,8 +89213,8 @@ init_metrics();
 init_errors();
 var SUFFIX = " -->";
 var prefixOf = (name) => `<!-- pgperf:${name} `;
-function jsonMarker(name, value) {
-  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+function jsonMarker(name, value2) {
+  const json2 = JSON.stringify(value2).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
   return `${prefixOf(name)}${json2}${SUFFIX}`;
 }
 function markerText(body, name) {
@@ -89205,8 +89453,8 @@ function parseEventState(body) {
   const auto = parseAutoBisection(bisected);
   return { event, state, cells: tracked, ...auto ? { bisected: auto } : {} };
 }
-function parseAutoBisection(value) {
-  const { at, series, good, bad } = value ?? {};
+function parseAutoBisection(value2) {
+  const { at, series, good, bad } = value2 ?? {};
   const text2 = (v) => typeof v === "string" && v !== "";
   if (!text2(at) || Number.isNaN(Date.parse(at)) || !text2(series) || !text2(good) || !text2(bad)) {
     return void 0;
@@ -90001,15 +90249,15 @@ async function runBackfill(request2, deps) {
   const stored = await storedCommits(deps.history);
   const selection = await selectBackfill(line, headSha, request2.count, stored);
   const { commits: commits2 } = selection;
-  const total = commits2.length;
+  const total2 = commits2.length;
   logger.info(backfillPlanLine(request2.count, headSha, selection));
   const outcome = { measured: [], skipped: [] };
   const compare2 = deps.compareCode ?? await defaultCompare2(request2, deps);
   const started = now();
   let parent;
   for (const [i, commit3] of commits2.entries()) {
-    const say = (what) => logger.info(`backfill ${i + 1}/${total}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
-    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total)}` : ""}`);
+    const say = (what) => logger.info(`backfill ${i + 1}/${total2}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
+    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total2)}` : ""}`);
     let arm2;
     try {
       arm2 = await buildCommit2(request2.build, commit3.sha, deps);
@@ -90034,7 +90282,7 @@ async function runBackfill(request2, deps) {
         ...request2.source.head?.ref ? { ref: request2.source.head.ref } : {},
         sha: commit3.sha,
         committedAt: commit3.committedAt,
-        chosenBy: `nightly backfill ${i + 1}/${total} before ${short(headSha)}`
+        chosenBy: `nightly backfill ${i + 1}/${total2} before ${short(headSha)}`
       }
     };
     const run2 = await deps.measure(request2.runRequest(arm2, source));
@@ -90072,9 +90320,9 @@ function backfillPlanLine(count3, headSha, s) {
   } else if (s.shortHistory) parts.push(`${count3} asked, the history before the head holds only ${n}`);
   return parts.join("; ");
 }
-function timeLeft(elapsedMs, done, total) {
+function timeLeft(elapsedMs, done, total2) {
   const each = elapsedMs / 1e3 / done;
-  return `about ${formatDuration(each * (total - done + 1))} left (with the head)`;
+  return `about ${formatDuration(each * (total2 - done + 1))} left (with the head)`;
 }
 async function storedCommits(store) {
   const runs = await store.list();
@@ -91020,9 +91268,9 @@ function roundSeconds(workloads, arms2, durationS) {
 // src/flows/compare/options/shard-seed.ts
 function sharedSeedOf(seed, runId) {
   if (seed !== void 0) return seed;
-  const value = runId?.value;
-  if (value === void 0 || !/^[1-9]\d*$/.test(value)) return void 0;
-  const id = Number(value);
+  const value2 = runId?.value;
+  if (value2 === void 0 || !/^[1-9]\d*$/.test(value2)) return void 0;
+  const id = Number(value2);
   return Number.isSafeInteger(id) ? id : void 0;
 }
 function runIdSeedProblem(runId) {
@@ -91436,10 +91684,10 @@ function armOptionsOf(flags) {
 
 // src/core/report/terminal/shard-plan-text.ts
 function renderShardPlan(plan) {
-  const total = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
+  const total2 = plan.shards.reduce((t, s) => t + s.estimatedS, 0);
   const longest = Math.max(...plan.shards.map((s) => s.estimatedS));
   const lines = [
-    `plan ${plan.planId}: ${plan.count} shards, longest ${minutes2(longest)} (${minutes2(total)} on one machine)`
+    `plan ${plan.planId}: ${plan.count} shards, longest ${minutes2(longest)} (${minutes2(total2)} on one machine)`
   ];
   for (const s of plan.shards) {
     const cells = s.cells.map((c) => `${c.workload}@${c.clients}`).join(", ");
@@ -91573,8 +91821,8 @@ function renderStat(r, baseFile, headFile) {
 `;
 }
 var FIGURE_DIGITS = 12;
-function plainFigure(value) {
-  return String(Number(value.toPrecision(FIGURE_DIGITS)));
+function plainFigure(value2) {
+  return String(Number(value2.toPrecision(FIGURE_DIGITS)));
 }
 
 // src/core/compare/analysis/compare-samples.ts
@@ -91604,11 +91852,11 @@ async function readValues(file2, side) {
     const token = line.trim();
     if (token === "" || token.startsWith("#")) return;
     const key = token.toLowerCase();
-    const value = Object.hasOwn(NON_FINITE, key) ? NON_FINITE[key] : Number(token);
-    if (Number.isNaN(value) && key !== "nan") {
+    const value2 = Object.hasOwn(NON_FINITE, key) ? NON_FINITE[key] : Number(token);
+    if (Number.isNaN(value2) && key !== "nan") {
       throw new UserError(`${file2} line ${i + 1}: '${token}' is not a number; expected one number per line`);
     }
-    values.push(value);
+    values.push(value2);
   });
   if (values.length === 0) {
     throw new UserError(

@@ -855,7 +855,7 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index) {
+      constructor(key, value2, index) {
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
@@ -864,16 +864,16 @@ var require_tree = __commonJS({
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value, index);
+          this.middle = new _TstNode(key, value2, index);
         } else {
-          this.value = value;
+          this.value = value2;
         }
       }
       /**
        * @param {string} key
        * @param {any} value
        */
-      add(key, value) {
+      add(key, value2) {
         const length = key.length;
         if (length === 0) {
           throw new TypeError("Unreachable");
@@ -887,25 +887,25 @@ var require_tree = __commonJS({
           }
           if (node3.code === code) {
             if (length === ++index) {
-              node3.value = value;
+              node3.value = value2;
               break;
             } else if (node3.middle !== null) {
               node3 = node3.middle;
             } else {
-              node3.middle = new _TstNode(key, value, index);
+              node3.middle = new _TstNode(key, value2, index);
               break;
             }
           } else if (node3.code < code) {
             if (node3.left !== null) {
               node3 = node3.left;
             } else {
-              node3.left = new _TstNode(key, value, index);
+              node3.left = new _TstNode(key, value2, index);
               break;
             }
           } else if (node3.right !== null) {
             node3 = node3.right;
           } else {
-            node3.right = new _TstNode(key, value, index);
+            node3.right = new _TstNode(key, value2, index);
             break;
           }
         }
@@ -944,11 +944,11 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value) {
+      insert(key, value2) {
         if (this.node === null) {
-          this.node = new TstNode(key, value, 0);
+          this.node = new TstNode(key, value2, 0);
         } else {
-          this.node.add(key, value);
+          this.node.add(key, value2);
         }
       }
       /**
@@ -1049,11 +1049,11 @@ var require_util = __commonJS({
       return url2;
     }
     function isValidPort(port) {
-      const value = parseInt(port, 10);
-      return value === Number(port) && value >= 0 && value <= 65535;
+      const value2 = parseInt(port, 10);
+      return value2 === Number(port) && value2 >= 0 && value2 <= 65535;
     }
-    function isHttpOrHttpsPrefixed(value) {
-      return value != null && value[0] === "h" && value[1] === "t" && value[2] === "t" && value[3] === "p" && (value[4] === ":" || value[4] === "s" && value[5] === ":");
+    function isHttpOrHttpsPrefixed(value2) {
+      return value2 != null && value2[0] === "h" && value2[1] === "t" && value2[2] === "t" && value2[3] === "p" && (value2[4] === ":" || value2[4] === "s" && value2[5] === ":");
     }
     function parseURL(url2) {
       if (typeof url2 === "string") {
@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path73 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path74 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path73 && path73[0] !== "/") {
-          path73 = `/${path73}`;
+        if (path74 && path74[0] !== "/") {
+          path74 = `/${path74}`;
         }
-        return new URL(`${origin}${path73}`);
+        return new URL(`${origin}${path74}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1177,11 +1177,11 @@ var require_util = __commonJS({
       const m = val.toString().match(KEEPALIVE_TIMEOUT_EXPR);
       return m ? parseInt(m[1], 10) * 1e3 : null;
     }
-    function headerNameToString(value) {
-      return typeof value === "string" ? headerNameLowerCasedRecord[value] ?? value.toLowerCase() : tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function headerNameToString(value2) {
+      return typeof value2 === "string" ? headerNameLowerCasedRecord[value2] ?? value2.toLowerCase() : tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function bufferToLowerCasedHeaderName(value) {
-      return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function bufferToLowerCasedHeaderName(value2) {
+      return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
@@ -1296,14 +1296,14 @@ var require_util = __commonJS({
             iterator2 = iterable[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { done, value } = await iterator2.next();
+            const { done, value: value2 } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
               });
             } else {
-              const buf = Buffer.isBuffer(value) ? value : Buffer.from(value);
+              const buf = Buffer.isBuffer(value2) ? value2 : Buffer.from(value2);
               if (buf.byteLength) {
                 controller.enqueue(new Uint8Array(buf));
               }
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path73, origin }
+          request: { method, path: path74, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path73);
+        debuglog("sending request to %s %s/%s", method, origin, path74);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path73, origin },
+          request: { method, path: path74, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path73,
+          path74,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path73, origin }
+          request: { method, path: path74, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path73);
+        debuglog("trailers received from %s %s/%s", method, origin, path74);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path73, origin },
+          request: { method, path: path74, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path73,
+          path74,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path73, origin }
+            request: { method, path: path74, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path73);
+          debuglog("sending request to %s %s/%s", method, origin, path74);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path73,
+        path: path74,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path73 !== "string") {
+        if (typeof path74 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path73[0] !== "/" && !(path73.startsWith("http://") || path73.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path74[0] !== "/" && !(path74.startsWith("http://") || path74.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path73)) {
+        } else if (invalidPathRegex.test(path74)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path73, query) : path73;
+        this.path = query ? buildURL(path74, query) : path74;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -1968,8 +1968,8 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value) {
-        processHeader(this, key, value);
+      addHeader(key, value2) {
+        processHeader(this, key, value2);
         return this;
       }
     };
@@ -2041,11 +2041,11 @@ var require_request = __commonJS({
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
-        const value = typeof val === "string" ? val.toLowerCase() : null;
-        if (value !== "close" && value !== "keep-alive") {
+        const value2 = typeof val === "string" ? val.toLowerCase() : null;
+        if (value2 !== "close" && value2 !== "keep-alive") {
           throw new InvalidArgumentError("invalid connection header");
         }
-        if (value === "close") {
+        if (value2 === "close") {
           request2.reset = true;
         }
       } else if (headerName === "expect") {
@@ -2710,9 +2710,9 @@ var require_utils = __commonJS({
     function enumToMap(obj) {
       const res = {};
       Object.keys(obj).forEach((key) => {
-        const value = obj[key];
-        if (typeof value === "number") {
-          res[key] = value;
+        const value2 = obj[key];
+        if (typeof value2 === "number") {
+          res[key] = value2;
         }
       });
       return res;
@@ -3525,11 +3525,11 @@ var require_data_url = __commonJS({
     }
     function collectAnHTTPQuotedString(input2, position, extractValue) {
       const positionStart = position.position;
-      let value = "";
+      let value2 = "";
       assert2(input2[position.position] === '"');
       position.position++;
       while (true) {
-        value += collectASequenceOfCodePoints(
+        value2 += collectASequenceOfCodePoints(
           (char) => char !== '"' && char !== "\\",
           input2,
           position
@@ -3541,10 +3541,10 @@ var require_data_url = __commonJS({
         position.position++;
         if (quoteOrBackslash === "\\") {
           if (position.position >= input2.length) {
-            value += "\\";
+            value2 += "\\";
             break;
           }
-          value += input2[position.position];
+          value2 += input2[position.position];
           position.position++;
         } else {
           assert2(quoteOrBackslash === '"');
@@ -3552,7 +3552,7 @@ var require_data_url = __commonJS({
         }
       }
       if (extractValue) {
-        return value;
+        return value2;
       }
       return input2.slice(positionStart, position.position);
     }
@@ -3560,16 +3560,16 @@ var require_data_url = __commonJS({
       assert2(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name, value] of parameters.entries()) {
+      for (let [name, value2] of parameters.entries()) {
         serialization += ";";
         serialization += name;
         serialization += "=";
-        if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
-          value = value.replace(/(\\|")/g, "\\$1");
-          value = '"' + value;
-          value += '"';
+        if (!HTTP_TOKEN_CODEPOINTS.test(value2)) {
+          value2 = value2.replace(/(\\|")/g, "\\$1");
+          value2 = '"' + value2;
+          value2 += '"';
         }
-        serialization += value;
+        serialization += value2;
       }
       return serialization;
     }
@@ -3842,11 +3842,11 @@ var require_webidl = __commonJS({
           });
         }
         while (true) {
-          const { done, value } = method.next();
+          const { done, value: value2 } = method.next();
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index++}]`));
+          seq.push(converter(value2, prefix, `${argument}[${index++}]`));
         }
         return seq;
       };
@@ -3914,20 +3914,20 @@ var require_webidl = __commonJS({
               });
             }
           }
-          let value = dictionary[key];
+          let value2 = dictionary[key];
           const hasDefault = Object.hasOwn(options, "defaultValue");
-          if (hasDefault && value !== null) {
-            value ??= defaultValue();
+          if (hasDefault && value2 !== null) {
+            value2 ??= defaultValue();
           }
-          if (required2 || hasDefault || value !== void 0) {
-            value = converter(value, prefix, `${argument}.${key}`);
-            if (options.allowedValues && !options.allowedValues.includes(value)) {
+          if (required2 || hasDefault || value2 !== void 0) {
+            value2 = converter(value2, prefix, `${argument}.${key}`);
+            if (options.allowedValues && !options.allowedValues.includes(value2)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `${value} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
+                message: `${value2} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value;
+            dict[key] = value2;
           }
         }
         return dict;
@@ -4138,8 +4138,8 @@ var require_util2 = __commonJS({
       }
       return true;
     }
-    function normalizeBinaryStringToUtf8(value) {
-      return Buffer.from(value, "binary").toString("utf8");
+    function normalizeBinaryStringToUtf8(value2) {
+      return Buffer.from(value2, "binary").toString("utf8");
     }
     function requestCurrentURL(request2) {
       return request2.urlList[request2.urlList.length - 1];
@@ -4500,8 +4500,8 @@ var require_util2 = __commonJS({
     function normalizeMethod(method) {
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
-    function serializeJavascriptValueToJSONString(value) {
-      const result = JSON.stringify(value);
+    function serializeJavascriptValueToJSONString(value2) {
+      const result = JSON.stringify(value2);
       if (result === void 0) {
         throw new TypeError("Value is not JSON serializable");
       }
@@ -4542,7 +4542,7 @@ var require_util2 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index];
+          const { [keyIndex]: key, [valueIndex]: value2 } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
@@ -4550,10 +4550,10 @@ var require_util2 = __commonJS({
               result = key;
               break;
             case "value":
-              result = value;
+              result = value2;
               break;
             case "key+value":
-              result = [key, value];
+              result = [key, value2];
               break;
           }
           return {
@@ -4619,8 +4619,8 @@ var require_util2 = __commonJS({
                 `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value, key, this);
+            for (const { 0: key, 1: value2 } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value2, key, this);
             }
           }
         }
@@ -4697,8 +4697,8 @@ var require_util2 = __commonJS({
       const protocol = url2.protocol;
       return protocol === "http:" || protocol === "https:";
     }
-    function simpleRangeHeaderValue(value, allowWhitespace) {
-      const data = value;
+    function simpleRangeHeaderValue(value2, allowWhitespace) {
+      const data = value2;
       if (!data.startsWith("bytes")) {
         return "failure";
       }
@@ -4816,8 +4816,8 @@ var require_util2 = __commonJS({
       if (values === null) {
         return "failure";
       }
-      for (const value of values) {
-        const temporaryMimeType = parseMIMEType(value);
+      for (const value2 of values) {
+        const temporaryMimeType = parseMIMEType(value2);
         if (temporaryMimeType === "failure" || temporaryMimeType.essence === "*/*") {
           continue;
         }
@@ -4837,8 +4837,8 @@ var require_util2 = __commonJS({
       }
       return mimeType;
     }
-    function gettingDecodingSplitting(value) {
-      const input2 = value;
+    function gettingDecodingSplitting(value2) {
+      const input2 = value2;
       const position = { position: 0 };
       const values = [];
       let temporaryValue = "";
@@ -4869,11 +4869,11 @@ var require_util2 = __commonJS({
       return values;
     }
     function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
-      if (value === null) {
+      const value2 = list.get(name, true);
+      if (value2 === null) {
         return null;
       }
-      return gettingDecodingSplitting(value);
+      return gettingDecodingSplitting(value2);
     }
     var textDecoder = new TextDecoder();
     function utf8DecodeBytes(buffer) {
@@ -5056,19 +5056,19 @@ var require_formdata = __commonJS({
         }
         this[kState] = [];
       }
-      append(name, value, filename = void 0) {
+      append(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'append' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "value", { strict: false }) : webidl.converters.USVString(value, prefix, "value");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "value", { strict: false }) : webidl.converters.USVString(value2, prefix, "value");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "filename") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         this[kState].push(entry);
       }
       delete(name) {
@@ -5103,19 +5103,19 @@ var require_formdata = __commonJS({
         name = webidl.converters.USVString(name, prefix, "name");
         return this[kState].findIndex((entry) => entry.name === name) !== -1;
       }
-      set(name, value, filename = void 0) {
+      set(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'set' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "name", { strict: false }) : webidl.converters.USVString(value, prefix, "name");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "name", { strict: false }) : webidl.converters.USVString(value2, prefix, "name");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "name") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         const idx = this[kState].findIndex((entry2) => entry2.name === name);
         if (idx !== -1) {
           this[kState] = [
@@ -5159,21 +5159,21 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name, value, filename) {
-      if (typeof value === "string") {
+    function makeEntry(name, value2, filename) {
+      if (typeof value2 === "string") {
       } else {
-        if (!isFileLike(value)) {
-          value = value instanceof Blob ? new File2([value], "blob", { type: value.type }) : new FileLike(value, "blob", { type: value.type });
+        if (!isFileLike(value2)) {
+          value2 = value2 instanceof Blob ? new File2([value2], "blob", { type: value2.type }) : new FileLike(value2, "blob", { type: value2.type });
         }
         if (filename !== void 0) {
           const options = {
-            type: value.type,
-            lastModified: value.lastModified
+            type: value2.type,
+            lastModified: value2.lastModified
           };
-          value = value instanceof NativeFile ? new File2([value], filename, options) : new FileLike(value, filename, options);
+          value2 = value2 instanceof NativeFile ? new File2([value2], filename, options) : new FileLike(value2, filename, options);
         }
       }
-      return { name, value };
+      return { name, value: value2 };
     }
     module.exports = { FormData, makeEntry };
   }
@@ -5271,19 +5271,19 @@ var require_formdata_parser = __commonJS({
         } else {
           position.position += 2;
         }
-        let value;
+        let value2;
         if (filename !== null) {
           contentType ??= "text/plain";
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value = new File2([body], filename, { type: contentType });
+          value2 = new File2([body], filename, { type: contentType });
         } else {
-          value = utf8DecodeBytes(Buffer.from(body));
+          value2 = utf8DecodeBytes(Buffer.from(body));
         }
         assert2(isUSVString(name));
-        assert2(typeof value === "string" && isUSVString(value) || isFileLike(value));
-        entryList.push(makeEntry(name, value, filename));
+        assert2(typeof value2 === "string" && isUSVString(value2) || isFileLike(value2));
+        entryList.push(makeEntry(name, value2, filename));
       }
     }
     function parseMultipartFormDataHeaders(input2, position) {
@@ -5514,27 +5514,27 @@ var require_body = __commonJS({
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
         const escape = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
-        const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
+        const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
         length = 0;
         let hasUnknownSizeValue = false;
-        for (const [name, value] of object2) {
-          if (typeof value === "string") {
+        for (const [name, value2] of object2) {
+          if (typeof value2 === "string") {
             const chunk2 = textEncoder.encode(prefix + `; name="${escape(normalizeLinefeeds(name))}"\r
 \r
-${normalizeLinefeeds(value)}\r
+${normalizeLinefeeds(value2)}\r
 `);
             blobParts.push(chunk2);
             length += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape(value.name)}"` : "") + `\r
-Content-Type: ${value.type || "application/octet-stream"}\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape(value2.name)}"` : "") + `\r
+Content-Type: ${value2.type || "application/octet-stream"}\r
 \r
 `);
-            blobParts.push(chunk2, value, rn);
-            if (typeof value.size === "number") {
-              length += chunk2.byteLength + value.size + rn.byteLength;
+            blobParts.push(chunk2, value2, rn);
+            if (typeof value2.size === "number") {
+              length += chunk2.byteLength + value2.size + rn.byteLength;
             } else {
               hasUnknownSizeValue = true;
             }
@@ -5585,7 +5585,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             iterator2 = action(object2)[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { value, done } = await iterator2.next();
+            const { value: value2, done } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
@@ -5593,7 +5593,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               });
             } else {
               if (!isErrored(stream)) {
-                const buffer = new Uint8Array(value);
+                const buffer = new Uint8Array(value2);
                 if (buffer.byteLength) {
                   controller.enqueue(buffer);
                 }
@@ -5656,12 +5656,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return consumeBody(this, parseJSONFromBytes, instance);
         },
         formData() {
-          return consumeBody(this, (value) => {
+          return consumeBody(this, (value2) => {
             const mimeType = bodyMimeType(this);
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
+                  const parsed = multipartFormDataParser(value2, mimeType);
                   if (parsed === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
@@ -5670,10 +5670,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value.toString());
+                  const entries = new URLSearchParams(value2.toString());
                   const fd = new FormData();
-                  for (const [name, value2] of entries) {
-                    fd.append(name, value2);
+                  for (const [name, value3] of entries) {
+                    fd.append(name, value3);
                   }
                   return fd;
                 }
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path73, host, upgrade, blocking, reset } = request2;
+      const { method, path: path74, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path73} HTTP/1.1\r
+      let header = `${method} ${path74} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -6929,13 +6929,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name, value] of Object.entries(headers)) {
-        if (Array.isArray(value)) {
-          for (const subvalue of value) {
+      for (const [name, value2] of Object.entries(headers)) {
+        if (Array.isArray(value2)) {
+          for (const subvalue of value2) {
             result.push(Buffer.from(name), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name), Buffer.from(value));
+          result.push(Buffer.from(name), Buffer.from(value2));
         }
       }
       return result;
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path73, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path74, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path73;
+      headers[HTTP2_HEADER_PATH] = path74;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path73 = search ? `${pathname}${search}` : pathname;
+        const path74 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path73;
+        this.opts.path = path74;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -7853,8 +7853,8 @@ var require_client = __commonJS({
       get pipelining() {
         return this[kPipelining];
       }
-      set pipelining(value) {
-        this[kPipelining] = value;
+      set pipelining(value2) {
+        this[kPipelining] = value2;
         this[kResume](true);
       }
       get [kPending]() {
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path73 = "/",
+          path: path74 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path73;
+        opts.path = origin + path74;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10683,15 +10683,15 @@ var require_mock_utils = __commonJS({
         isPromise
       }
     } = __require("node:util");
-    function matchValue(match, value) {
+    function matchValue(match, value2) {
       if (typeof match === "string") {
-        return match === value;
+        return match === value2;
       }
       if (match instanceof RegExp) {
-        return match.test(value);
+        return match.test(value2);
       }
       if (typeof match === "function") {
-        return match(value) === true;
+        return match(value2) === true;
       }
       return false;
     }
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path73) {
-      if (typeof path73 !== "string") {
-        return path73;
+    function safeUrl2(path74) {
+      if (typeof path74 !== "string") {
+        return path74;
       }
-      const pathSegments = path73.split("?");
+      const pathSegments = path74.split("?");
       if (pathSegments.length !== 2) {
-        return path73;
+        return path74;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path73, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path73);
+    function matchKey(mockDispatch2, { path: path74, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path74);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path73 }) => matchValue(safeUrl2(path73), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path74 }) => matchValue(safeUrl2(path74), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path73, method, body, headers, query } = opts;
+      const { path: path74, method, body, headers, query } = opts;
       return {
-        path: path73,
+        path: path74,
         method,
         body,
         headers,
@@ -10832,14 +10832,14 @@ var require_mock_utils = __commonJS({
       const result = [];
       for (let i = 0; i < keys.length; ++i) {
         const key = keys[i];
-        const value = data[key];
+        const value2 = data[key];
         const name = Buffer.from(`${key}`);
-        if (Array.isArray(value)) {
-          for (let j = 0; j < value.length; ++j) {
-            result.push(name, Buffer.from(`${value[j]}`));
+        if (Array.isArray(value2)) {
+          for (let j = 0; j < value2.length; ++j) {
+            result.push(name, Buffer.from(`${value2[j]}`));
           }
         } else {
-          result.push(name, Buffer.from(`${value}`));
+          result.push(name, Buffer.from(`${value2}`));
         }
       }
       return result;
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path73, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path74, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path73,
+            Path: path74,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -11989,25 +11989,25 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name, value) {
-      value = headerValueNormalize(value);
+    function appendHeader(headers, name, value2) {
+      value2 = headerValueNormalize(value2);
       if (!isValidHeaderName(name)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
           value: name,
           type: "header name"
         });
-      } else if (!isValidHeaderValue(value)) {
+      } else if (!isValidHeaderValue(value2)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value,
+          value: value2,
           type: "header value"
         });
       }
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name, value, false);
+      return getHeadersList(headers).append(name, value2, false);
     }
     function compareHeaderName(a, b) {
       return a[0] < b[0] ? -1 : 1;
@@ -12044,7 +12044,7 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name, value, isLowerCase) {
+      append(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists3 = this[kHeadersMap].get(lowercaseName);
@@ -12052,13 +12052,13 @@ var require_headers = __commonJS({
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists3.name,
-            value: `${exists3.value}${delimiter}${value}`
+            value: `${exists3.value}${delimiter}${value2}`
           });
         } else {
-          this[kHeadersMap].set(lowercaseName, { name, value });
+          this[kHeadersMap].set(lowercaseName, { name, value: value2 });
         }
         if (lowercaseName === "set-cookie") {
-          (this.cookies ??= []).push(value);
+          (this.cookies ??= []).push(value2);
         }
       }
       /**
@@ -12067,13 +12067,13 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name, value, isLowerCase) {
+      set(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         if (lowercaseName === "set-cookie") {
-          this.cookies = [value];
+          this.cookies = [value2];
         }
-        this[kHeadersMap].set(lowercaseName, { name, value });
+        this[kHeadersMap].set(lowercaseName, { name, value: value2 });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
@@ -12098,15 +12098,15 @@ var require_headers = __commonJS({
         return this[kHeadersMap].get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-          yield [name, value];
+        for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+          yield [name, value2];
         }
       }
       get entries() {
         const headers = {};
         if (this[kHeadersMap].size !== 0) {
-          for (const { name, value } of this[kHeadersMap].values()) {
-            headers[name] = value;
+          for (const { name, value: value2 } of this[kHeadersMap].values()) {
+            headers[name] = value2;
           }
         }
         return headers;
@@ -12117,13 +12117,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this[kHeadersMap].size !== 0) {
-          for (const { 0: lowerName, 1: { name, value } } of this[kHeadersMap]) {
+          for (const { 0: lowerName, 1: { name, value: value2 } } of this[kHeadersMap]) {
             if (lowerName === "set-cookie") {
               for (const cookie of this.cookies) {
                 headers.push([name, cookie]);
               }
             } else {
-              headers.push([name, value]);
+              headers.push([name, value2]);
             }
           }
         }
@@ -12141,9 +12141,9 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array2[0] = [firstValue[0], firstValue[1].value];
           assert2(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size2; ++i) {
-            value = iterator2.next().value;
-            x = array2[i] = [value[0], value[1].value];
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value2; i < size2; ++i) {
+            value2 = iterator2.next().value;
+            x = array2[i] = [value2[0], value2[1].value];
             assert2(x[1] !== null);
             left = 0;
             right = i;
@@ -12169,9 +12169,9 @@ var require_headers = __commonJS({
           return array2;
         } else {
           let i = 0;
-          for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-            array2[i++] = [name, value];
-            assert2(value !== null);
+          for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+            array2[i++] = [name, value2];
+            assert2(value2 !== null);
           }
           return array2.sort(compareHeaderName);
         }
@@ -12193,13 +12193,13 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name, value) {
+      append(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name, value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        return appendHeader(this, name, value2);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
       delete(name) {
@@ -12253,30 +12253,30 @@ var require_headers = __commonJS({
         return this.#headersList.contains(name, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name, value) {
+      set(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        value = headerValueNormalize(value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        value2 = headerValueNormalize(value2);
         if (!isValidHeaderName(name)) {
           throw webidl.errors.invalidArgument({
             prefix,
             value: name,
             type: "header name"
           });
-        } else if (!isValidHeaderValue(value)) {
+        } else if (!isValidHeaderValue(value2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value,
+            value: value2,
             type: "header value"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name, value, false);
+        this.#headersList.set(name, value2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -12299,13 +12299,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap] = names;
         }
         for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+          const { 0: name, 1: value2 } = names[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
             }
           } else {
-            headers.push([name, value]);
+            headers.push([name, value2]);
           }
         }
         return this.#headersList[kHeadersSortedMap] = headers;
@@ -12449,8 +12449,8 @@ var require_response = __commonJS({
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
         responseObject[kState].status = status;
-        const value = isomorphicEncode(URLSerializer(parsedURL));
-        responseObject[kState].headersList.append("location", value, true);
+        const value2 = isomorphicEncode(URLSerializer(parsedURL));
+        responseObject[kState].headersList.append("location", value2, true);
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
@@ -12632,9 +12632,9 @@ var require_response = __commonJS({
         get(target, p) {
           return p in state ? state[p] : target[p];
         },
-        set(target, p, value) {
+        set(target, p, value2) {
           assert2(!(p in state));
-          target[p] = value;
+          target[p] = value2;
           return true;
         }
       });
@@ -12787,8 +12787,8 @@ var require_dispatcher_weakref = __commonJS({
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
-      constructor(value) {
-        this.value = value;
+      constructor(value2) {
+        this.value = value2;
       }
       deref() {
         return this.value[kConnected] === 0 && this.value[kSize] === 0 ? void 0 : this.value;
@@ -13112,8 +13112,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name, value } of headers.rawValues()) {
-              headersList.append(name, value, false);
+            for (const { name, value: value2 } of headers.rawValues()) {
+              headersList.append(name, value2, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -13786,8 +13786,8 @@ var require_fetch = __commonJS({
         }
       }
       if (!request2.headersList.contains("accept", true)) {
-        const value = "*/*";
-        request2.headersList.append("accept", value, true);
+        const value2 = "*/*";
+        request2.headersList.append("accept", value2, true);
       }
       if (!request2.headersList.contains("accept-language", true)) {
         request2.headersList.append("accept-language", "*", true);
@@ -14386,11 +14386,11 @@ var require_fetch = __commonJS({
           let bytes;
           let isFailure;
           try {
-            const { done, value } = await fetchParams.controller.next();
+            const { done, value: value2 } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value;
+            bytes = done ? void 0 : value2;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
               bytes = void 0;
@@ -14989,15 +14989,15 @@ var require_util4 = __commonJS({
       (async () => {
         while (!fr[kAborted]) {
           try {
-            const { done, value } = await chunkPromise;
+            const { done, value: value2 } = await chunkPromise;
             if (isFirstChunk && !fr[kAborted]) {
               queueMicrotask(() => {
                 fireAProgressEvent("loadstart", fr);
               });
             }
             isFirstChunk = false;
-            if (!done && types2.isUint8Array(value)) {
-              bytes.push(value);
+            if (!done && types2.isUint8Array(value2)) {
+              bytes.push(value2);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -15421,10 +15421,10 @@ var require_util5 = __commonJS({
     function getFieldValues(header) {
       assert2(header !== null);
       const values = [];
-      for (let value of header.split(",")) {
-        value = value.trim();
-        if (isValidHeaderName(value)) {
-          values.push(value);
+      for (let value2 of header.split(",")) {
+        value2 = value2.trim();
+        if (isValidHeaderName(value2)) {
+          values.push(value2);
         }
       }
       return values;
@@ -16108,9 +16108,9 @@ var require_constants4 = __commonJS({
 var require_util6 = __commonJS({
   "node_modules/undici/lib/web/cookies/util.js"(exports, module) {
     "use strict";
-    function isCTLExcludingHtab(value) {
-      for (let i = 0; i < value.length; ++i) {
-        const code = value.charCodeAt(i);
+    function isCTLExcludingHtab(value2) {
+      for (let i = 0; i < value2.length; ++i) {
+        const code = value2.charCodeAt(i);
         if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
           return true;
         }
@@ -16143,18 +16143,18 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookieValue(value) {
-      let len = value.length;
+    function validateCookieValue(value2) {
+      let len = value2.length;
       let i = 0;
-      if (value[0] === '"') {
-        if (len === 1 || value[len - 1] !== '"') {
+      if (value2[0] === '"') {
+        if (len === 1 || value2[len - 1] !== '"') {
           throw new Error("Invalid cookie value");
         }
         --len;
         ++i;
       }
       while (i < len) {
-        const code = value.charCodeAt(i++);
+        const code = value2.charCodeAt(i++);
         if (code < 33 || // exclude CTLs (0-31)
         code > 126 || // non-ascii and DEL (127)
         code === 34 || // "
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path73) {
-      for (let i = 0; i < path73.length; ++i) {
-        const code = path73.charCodeAt(i);
+    function validateCookiePath(path74) {
+      for (let i = 0; i < path74.length; ++i) {
+        const code = path74.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -16292,9 +16292,9 @@ var require_util6 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value] = part.split("=");
+        const [key, ...value2] = part.split("=");
         const trimmedKey = key.trim();
-        const joinedValue = value.join("=");
+        const joinedValue = value2.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
         out.push(`${trimmedKey}=${joinedValue}`);
@@ -16327,7 +16327,7 @@ var require_parse = __commonJS({
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
-      let value = "";
+      let value2 = "";
       if (header.includes(";")) {
         const position = { position: 0 };
         nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
@@ -16336,7 +16336,7 @@ var require_parse = __commonJS({
         nameValuePair = header;
       }
       if (!nameValuePair.includes("=")) {
-        value = nameValuePair;
+        value2 = nameValuePair;
       } else {
         const position = { position: 0 };
         name = collectASequenceOfCodePointsFast(
@@ -16344,16 +16344,16 @@ var require_parse = __commonJS({
           nameValuePair,
           position
         );
-        value = nameValuePair.slice(position.position + 1);
+        value2 = nameValuePair.slice(position.position + 1);
       }
       name = name.trim();
-      value = value.trim();
-      if (name.length + value.length > maxNameValuePairSize) {
+      value2 = value2.trim();
+      if (name.length + value2.length > maxNameValuePairSize) {
         return null;
       }
       return {
         name,
-        value,
+        value: value2,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
     }
@@ -16465,8 +16465,8 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie.split(";")) {
-        const [name, ...value] = piece.split("=");
-        out[name.trim()] = value.join("=");
+        const [name, ...value2] = piece.split("=");
+        out[name.trim()] = value2.join("=");
       }
       return out;
     }
@@ -16523,11 +16523,11 @@ var require_cookies = __commonJS({
         key: "value"
       },
       {
-        converter: webidl.nullableConverter((value) => {
-          if (typeof value === "number") {
-            return webidl.converters["unsigned long long"](value);
+        converter: webidl.nullableConverter((value2) => {
+          if (typeof value2 === "number") {
+            return webidl.converters["unsigned long long"](value2);
           }
-          return new Date(value);
+          return new Date(value2);
         }),
         key: "expires",
         defaultValue: () => null
@@ -17039,26 +17039,26 @@ var require_util7 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair2 = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value = ""] = pair2.split("=");
+        const [name, value2 = ""] = pair2.split("=");
         extensionList.set(
           removeHTTPWhitespace(name, true, false),
-          removeHTTPWhitespace(value, false, true)
+          removeHTTPWhitespace(value2, false, true)
         );
         position.position++;
       }
       return extensionList;
     }
-    function isValidClientWindowBits(value) {
-      if (value.length === 0) {
+    function isValidClientWindowBits(value2) {
+      if (value2.length === 0) {
         return false;
       }
-      for (let i = 0; i < value.length; i++) {
-        const byte = value.charCodeAt(i);
+      for (let i = 0; i < value2.length; i++) {
+        const byte = value2.charCodeAt(i);
         if (byte < 48 || byte > 57) {
           return false;
         }
       }
-      const num6 = Number.parseInt(value, 10);
+      const num6 = Number.parseInt(value2, 10);
       return num6 >= 8 && num6 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
@@ -18292,13 +18292,13 @@ var require_websocket = __commonJS({
 var require_util8 = __commonJS({
   "node_modules/undici/lib/web/eventsource/util.js"(exports, module) {
     "use strict";
-    function isValidLastEventId(value) {
-      return value.indexOf("\0") === -1;
+    function isValidLastEventId(value2) {
+      return value2.indexOf("\0") === -1;
     }
-    function isASCIINumber(value) {
-      if (value.length === 0) return false;
-      for (let i = 0; i < value.length; i++) {
-        if (value.charCodeAt(i) < 48 || value.charCodeAt(i) > 57) return false;
+    function isASCIINumber(value2) {
+      if (value2.length === 0) return false;
+      for (let i = 0; i < value2.length; i++) {
+        if (value2.charCodeAt(i) < 48 || value2.charCodeAt(i) > 57) return false;
       }
       return true;
     }
@@ -18529,12 +18529,12 @@ var require_eventsource_stream = __commonJS({
           const valueBytes = line.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value = line.toString("utf8", valueStart);
+          const value2 = line.toString("utf8", valueStart);
           if (event.data === void 0) {
-            event.data = value;
+            event.data = value2;
           } else {
             event.data += `
-${value}`;
+${value2}`;
           }
           this.dataLineCount++;
           return;
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path73 = opts.path;
+          let path74 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path73 = `/${path73}`;
+            path74 = `/${path74}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path73);
+          url2 = new URL(util.parseOrigin(url2).origin + path74);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19657,6 +19657,9 @@ var init_result_types = __esm({
 });
 
 // src/core/results/memory.ts
+function isMemoryBytes(metric) {
+  return metric in MEMORY_METRICS && MEMORY_METRICS[metric].unit === "bytes";
+}
 function backendMemoryRecord(readings, intervalMs, ticks, why) {
   const perBackend = [...readings.values()].filter((r) => r.length > 0);
   const base = { version: 1, field: BACKEND_MEMORY_FIELD, intervalMs, ticks };
@@ -19697,11 +19700,11 @@ var init_memory = __esm({
 });
 
 // src/core/results/metrics.ts
-function metricValueProblem(metric, value, status) {
+function metricValueProblem(metric, value2, status) {
   const range = PLAUSIBLE[metric];
   const excluded = range.minExcluded && status === "ok";
-  const tooLow = excluded ? !(value > range.min) : !(value >= range.min);
-  if (!Number.isFinite(value) || tooLow || value > range.max) {
+  const tooLow = excluded ? !(value2 > range.min) : !(value2 >= range.min);
+  if (!Number.isFinite(value2) || tooLow || value2 > range.max) {
     return `expected ${range.why}${status === "failed" && range.minExcluded ? " (or 0, in a failed run)" : ""}`;
   }
   return void 0;
@@ -19928,10 +19931,10 @@ function getEnumValues(entries) {
 function joinValues(array2, separator = "|") {
   return array2.map((val) => stringifyPrimitive(val)).join(separator);
 }
-function jsonStringifyReplacer(_, value) {
-  if (typeof value === "bigint")
-    return value.toString();
-  return value;
+function jsonStringifyReplacer(_, value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString();
+  return value2;
 }
 function cached(getter) {
   return new Cached(getter);
@@ -19953,17 +19956,17 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 function defineLazy(object2, key, getter) {
-  let value = void 0;
+  let value2 = void 0;
   Object.defineProperty(object2, key, {
     get() {
-      if (value === EVALUATING) {
+      if (value2 === EVALUATING) {
         return void 0;
       }
-      if (value === void 0) {
-        value = EVALUATING;
-        value = getter();
+      if (value2 === void 0) {
+        value2 = EVALUATING;
+        value2 = getter();
       }
-      return value;
+      return value2;
     },
     set(v) {
       Object.defineProperty(object2, key, {
@@ -19977,9 +19980,9 @@ function defineLazy(object2, key, getter) {
 function objectClone(obj) {
   return Object.create(Object.getPrototypeOf(obj), Object.getOwnPropertyDescriptors(obj));
 }
-function assignProp(target, prop, value) {
+function assignProp(target, prop, value2) {
   Object.defineProperty(target, prop, {
-    value,
+    value: value2,
     writable: true,
     enumerable: true,
     configurable: true
@@ -19995,19 +19998,19 @@ function sourceShape(schema) {
 function deferProp(target, key, getter) {
   Object.defineProperty(target, key, {
     get() {
-      const value = getter();
-      assignProp(this, key, value);
-      return value;
+      const value2 = getter();
+      assignProp(this, key, value2);
+      return value2;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key, value) {
+function putProp(target, key, value2) {
   if (key in target)
-    assignProp(target, key, value);
+    assignProp(target, key, value2);
   else
-    target[key] = value;
+    target[key] = value2;
 }
 function mirrorShape(target, source, keys, wrap) {
   const raw = sourceShape(source);
@@ -20017,8 +20020,8 @@ function mirrorShape(target, source, keys, wrap) {
       continue;
     if (desc.get) {
       deferProp(target, key, () => {
-        const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+        const value2 = source._zod.def.shape[key];
+        return wrap ? wrap(value2, key) : value2;
       });
     } else
       putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
@@ -20046,10 +20049,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path73) {
-  if (!path73)
+function getElementAtPath(obj, path74) {
+  if (!path74)
     return obj;
-  return path73.reduce((acc, key) => acc?.[key], obj);
+  return path74.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20147,9 +20150,9 @@ function createTransparentProxy(getter) {
       target ?? (target = getter());
       return Reflect.get(target, prop, receiver);
     },
-    set(_, prop, value, receiver) {
+    set(_, prop, value2, receiver) {
       target ?? (target = getter());
-      return Reflect.set(target, prop, value, receiver);
+      return Reflect.set(target, prop, value2, receiver);
     },
     has(_, prop) {
       target ?? (target = getter());
@@ -20173,12 +20176,12 @@ function createTransparentProxy(getter) {
     }
   });
 }
-function stringifyPrimitive(value) {
-  if (typeof value === "bigint")
-    return value.toString() + "n";
-  if (typeof value === "string")
-    return `"${value}"`;
-  return `${value}`;
+function stringifyPrimitive(value2) {
+  if (typeof value2 === "bigint")
+    return value2.toString() + "n";
+  if (typeof value2 === "string")
+    return `"${value2}"`;
+  return `${value2}`;
 }
 function optionalKeys(shape) {
   return Object.keys(shape).filter((k) => {
@@ -20276,15 +20279,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key) => selected && !selected.has(key) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value2, key) => selected && !selected.has(key) ? value2 : new Class2({ type: "optional", innerType: value2 })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value2, key) => (
     // overwrite with non-optional
-    selected && !selected.has(key) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key) ? value2 : new Class2({ type: "nonoptional", innerType: value2 })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -20308,11 +20311,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path73, issues) {
+function prefixIssues(path74, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path73);
+    iss.path.unshift(path74);
     return iss;
   });
 }
@@ -20474,12 +20477,12 @@ function members(proto, table2) {
       defineBound(proto, key, desc.value);
   }
 }
-function own(inst, key, value, enumerable = true) {
-  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value });
-  return value;
+function own(inst, key, value2, enumerable = true) {
+  Object.defineProperty(inst, key, { configurable: true, writable: true, enumerable, value: value2 });
+  return value2;
 }
-function hide(inst, key, value) {
-  return own(inst, key, value, false);
+function hide(inst, key, value2) {
+  return own(inst, key, value2, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table2) {
@@ -20491,8 +20494,8 @@ function derived(computes, table2) {
       get() {
         return own(this, key, compute2(this));
       },
-      set(value) {
-        own(this, key, value);
+      set(value2) {
+        own(this, key, value2);
       }
     });
   }
@@ -20504,8 +20507,8 @@ function defineBound(proto, key, fn) {
     get() {
       return this == null ? fn : own(this, key, fn.bind(this));
     },
-    set(value) {
-      own(this, key, value);
+    set(value2) {
+      own(this, key, value2);
     }
   });
 }
@@ -20527,21 +20530,21 @@ function defineLazyInternal(inst, key, compute2) {
       const outer = broke;
       broke = false;
       try {
-        const value = compute2(this);
+        const value2 = compute2(this);
         if (broke)
           delete this[key];
         else
-          Object.defineProperty(this, key, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
         broke = broke || outer;
-        return value;
+        return value2;
       } catch (err) {
         delete this[key];
         broke = broke || outer;
         throw err;
       }
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, value: value2 });
     }
   });
 }
@@ -20558,13 +20561,13 @@ function installLazyProp(inst, key, make, enumerable) {
       Object.defineProperty(this, key, desc);
       return desc.value;
     },
-    set(value) {
-      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value });
+    set(value2) {
+      Object.defineProperty(this, key, { configurable: true, writable: true, enumerable, value: value2 });
     }
   });
 }
-function constantCatch(value) {
-  const fn = () => value;
+function constantCatch(value2) {
+  const fn = () => value2;
   fn[CONSTANT_CATCH] = true;
   return fn;
 }
@@ -20818,8 +20821,8 @@ function _getMessage() {
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
   return internals.message;
 }
-function _setMessage(value) {
-  this._zod.message = value;
+function _setMessage(value2) {
+  this._zod.message = value2;
 }
 function node(obj, key, make) {
   if (!Object.prototype.hasOwnProperty.call(obj, key)) {
@@ -20845,16 +20848,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path73 = []) => {
+  const processError = (error64, path74 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path73, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path74, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
       } else {
-        const fullpath = [...path73, ...issue3.path];
+        const fullpath = [...path74, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20893,17 +20896,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path73 = []) => {
+  const processError = (error64, path74 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path73, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path74, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path73, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
       } else {
-        const fullpath = [...path73, ...issue3.path];
+        const fullpath = [...path74, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20942,8 +20945,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path73 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path73) {
+  const path74 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path74) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -20994,12 +20997,12 @@ var init_errors2 = __esm({
           configurable: true,
           enumerable: false,
           get() {
-            const value = () => this.message;
-            Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-            return value;
+            const value2 = () => this.message;
+            Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
+            return value2;
           },
-          set(value) {
-            Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+          set(value2) {
+            Object.defineProperty(this, "toString", { value: value2, configurable: true, writable: true });
           }
         });
       }
@@ -21034,15 +21037,15 @@ function failure(Err, issues, ctx) {
     }
   };
 }
-function validateFallback(schema, value, _ctx) {
+function validateFallback(schema, value2, _ctx) {
   const ctx = _ctx ? { ..._ctx, async: false, abortEarly: true } : { async: false, abortEarly: true };
   const fallbackRun = schema._zod.bag.fallbackRun;
   let result;
   if (fallbackRun) {
     ctx[COMPILE_FALLBACK] = true;
-    result = fallbackRun({ value, issues: [] }, ctx);
+    result = fallbackRun({ value: value2, issues: [] }, ctx);
   } else {
-    result = schema._zod.run({ value, issues: [] }, ctx);
+    result = schema._zod.run({ value: value2, issues: [] }, ctx);
   }
   if (result instanceof Promise) {
     throw new $ZodAsyncError();
@@ -21056,9 +21059,9 @@ var init_parse = __esm({
     init_errors2();
     init_util();
     _parse = (_Err) => {
-      const fn = (schema, value, _ctx, _params) => {
+      const fn = (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-        const result = schema._zod.run({ value, issues: [] }, ctx);
+        const result = schema._zod.run({ value: value2, issues: [] }, ctx);
         if (result instanceof Promise) {
           throw new $ZodAsyncError();
         }
@@ -21073,9 +21076,9 @@ var init_parse = __esm({
     };
     parse = /* @__PURE__ */ _parse($ZodRealError);
     _parseAsync = (_Err) => {
-      const fn = async (schema, value, _ctx, params) => {
+      const fn = async (schema, value2, _ctx, params) => {
         const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-        let result = schema._zod.run({ value, issues: [] }, ctx);
+        let result = schema._zod.run({ value: value2, issues: [] }, ctx);
         if (result instanceof Promise)
           result = await result;
         if (result.issues.length) {
@@ -21088,18 +21091,18 @@ var init_parse = __esm({
       return fn;
     };
     parseAsync = /* @__PURE__ */ _parseAsync($ZodRealError);
-    _safeParse = (_Err) => (schema, value, _ctx) => {
+    _safeParse = (_Err) => (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: false } : { async: false };
-      const result = schema._zod.run({ value, issues: [] }, ctx);
+      const result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise) {
         throw new $ZodAsyncError();
       }
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
     };
     safeParse = /* @__PURE__ */ _safeParse($ZodRealError);
-    _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
+    _safeParseAsync = (_Err) => async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true } : { async: true };
-      let result = schema._zod.run({ value, issues: [] }, ctx);
+      let result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise)
         result = await result;
       return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
@@ -21107,73 +21110,73 @@ var init_parse = __esm({
     safeParseAsync = /* @__PURE__ */ _safeParseAsync($ZodRealError);
     COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
     COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
-    validate = ((schema, value, _ctx) => {
+    validate = ((schema, value2, _ctx) => {
       const validator = schema._zod.bag.validator;
       if (validator !== void 0) {
-        if (validator(value) !== COMPILE_INVALID)
+        if (validator(value2) !== COMPILE_INVALID)
           return true;
         if (validator.definite === true && _ctx === void 0)
           return false;
       }
-      return validateFallback(schema, value, _ctx);
+      return validateFallback(schema, value2, _ctx);
     });
-    validateAsync = async (schema, value, _ctx) => {
+    validateAsync = async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, async: true, abortEarly: true } : { async: true, abortEarly: true };
-      let result = schema._zod.run({ value, issues: [] }, ctx);
+      let result = schema._zod.run({ value: value2, issues: [] }, ctx);
       if (result instanceof Promise)
         result = await result;
       return result.issues.length === 0;
     };
     _encode = (_Err) => {
       const parse5 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
+      const fn = (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return parse5(schema, value, ctx, finalizeParams(fn, _params));
+        return parse5(schema, value2, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     encode = /* @__PURE__ */ _encode($ZodRealError);
     _decode = (_Err) => {
       const parse5 = _parse(_Err);
-      const fn = (schema, value, _ctx, _params) => {
-        return parse5(schema, value, _ctx, finalizeParams(fn, _params));
+      const fn = (schema, value2, _ctx, _params) => {
+        return parse5(schema, value2, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     decode = /* @__PURE__ */ _decode($ZodRealError);
     _encodeAsync = (_Err) => {
       const parseAsync3 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
+      const fn = async (schema, value2, _ctx, _params) => {
         const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-        return await parseAsync3(schema, value, ctx, finalizeParams(fn, _params));
+        return await parseAsync3(schema, value2, ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     encodeAsync = /* @__PURE__ */ _encodeAsync($ZodRealError);
     _decodeAsync = (_Err) => {
       const parseAsync3 = _parseAsync(_Err);
-      const fn = async (schema, value, _ctx, _params) => {
-        return await parseAsync3(schema, value, _ctx, finalizeParams(fn, _params));
+      const fn = async (schema, value2, _ctx, _params) => {
+        return await parseAsync3(schema, value2, _ctx, finalizeParams(fn, _params));
       };
       return fn;
     };
     decodeAsync = /* @__PURE__ */ _decodeAsync($ZodRealError);
-    _safeEncode = (_Err) => (schema, value, _ctx) => {
+    _safeEncode = (_Err) => (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParse(_Err)(schema, value, ctx);
+      return _safeParse(_Err)(schema, value2, ctx);
     };
     safeEncode = /* @__PURE__ */ _safeEncode($ZodRealError);
-    _safeDecode = (_Err) => (schema, value, _ctx) => {
-      return _safeParse(_Err)(schema, value, _ctx);
+    _safeDecode = (_Err) => (schema, value2, _ctx) => {
+      return _safeParse(_Err)(schema, value2, _ctx);
     };
     safeDecode = /* @__PURE__ */ _safeDecode($ZodRealError);
-    _safeEncodeAsync = (_Err) => async (schema, value, _ctx) => {
+    _safeEncodeAsync = (_Err) => async (schema, value2, _ctx) => {
       const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-      return _safeParseAsync(_Err)(schema, value, ctx);
+      return _safeParseAsync(_Err)(schema, value2, ctx);
     };
     safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync($ZodRealError);
-    _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
-      return _safeParseAsync(_Err)(schema, value, _ctx);
+    _safeDecodeAsync = (_Err) => async (schema, value2, _ctx) => {
+      return _safeParseAsync(_Err)(schema, value2, _ctx);
     };
     safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
   }
@@ -21900,21 +21903,21 @@ var init_versions = __esm({
 });
 
 // node_modules/zod/v4/core/schemas.js
-async function validateAsync2(inst, value) {
+async function validateAsync2(inst, value2) {
   const ctx = { async: true };
-  return toStandardResult(await inst._zod.run({ value, issues: [] }, ctx), ctx);
+  return toStandardResult(await inst._zod.run({ value: value2, issues: [] }, ctx), ctx);
 }
 function standardProps(inst) {
   return {
-    validate: (value) => {
+    validate: (value2) => {
       const ctx = { async: false };
       try {
-        const r = inst._zod.run({ value, issues: [] }, ctx);
+        const r = inst._zod.run({ value: value2, issues: [] }, ctx);
         if (!(r instanceof Promise))
           return toStandardResult(r, ctx);
       } catch (_) {
       }
-      return validateAsync2(inst, value);
+      return validateAsync2(inst, value2);
     },
     vendor: "zod",
     version: 1
@@ -21951,8 +21954,8 @@ function parseURLObject(trimmed, def) {
     return URL_UNPARSEABLE;
   }
 }
-function stripTabAndNewline(value) {
-  return value.replace(asciiTabOrNewline, "");
+function stripTabAndNewline(value2) {
+  return value2.replace(asciiTabOrNewline, "");
 }
 function urlHostnameOk(url2, hostname3) {
   hostname3.lastIndex = 0;
@@ -21962,13 +21965,13 @@ function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
   return protocol.test(url2.protocol.endsWith(":") ? url2.protocol.slice(0, -1) : url2.protocol);
 }
-function isValidIPv6(value) {
-  if (!ipv6Alphabet.test(value))
+function isValidIPv6(value2) {
+  if (!ipv6Alphabet.test(value2))
     return false;
-  return canParseURL(`http://[${value}]`);
+  return canParseURL(`http://[${value2}]`);
 }
-function isValidCIDRv6(value) {
-  const parts = value.split("/");
+function isValidCIDRv6(value2) {
+  const parts = value2.split("/");
   if (parts.length !== 2)
     return false;
   const [address, prefix] = parts;
@@ -22007,9 +22010,9 @@ function isLuhnAlgo(digits) {
   let bit = 1;
   let sum3 = 0;
   while (length) {
-    const value = digits.charCodeAt(--length) - 48;
+    const value2 = digits.charCodeAt(--length) - 48;
     bit ^= 1;
-    sum3 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value] : value;
+    sum3 += bit ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][value2] : value2;
   }
   return sum3 % 10 === 0;
 }
@@ -22233,16 +22236,16 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
   }
   return final;
 }
-function getDiscriminatedOption(union2, value) {
+function getDiscriminatedOption(union2, value2) {
   const internals = union2._zod;
   let map2 = internals.bag.optionsMap;
   if (!map2) {
     map2 = discriminatorMap(internals.def);
     internals.bag.optionsMap = map2;
   }
-  const option = map2.get(value);
+  const option = map2.get(value2);
   if (option === null)
-    throw new Error(`Ambiguous discriminator value "${String(value)}"`);
+    throw new Error(`Ambiguous discriminator value "${String(value2)}"`);
   return option;
 }
 function discriminatorMap(def) {
@@ -22251,13 +22254,13 @@ function discriminatorMap(def) {
     const values = option._zod.propValues?.[def.discriminator];
     if (!values || values.size === 0)
       throw new Error(`Invalid discriminated union option at index "${def.options.indexOf(option)}"`);
-    for (const value of values) {
-      if (map2.has(value)) {
-        if (value !== void 0)
-          throw new Error(`Duplicate discriminator value "${String(value)}"`);
-        map2.set(value, null);
+    for (const value2 of values) {
+      if (map2.has(value2)) {
+        if (value2 !== void 0)
+          throw new Error(`Duplicate discriminator value "${String(value2)}"`);
+        map2.set(value2, null);
       } else {
-        map2.set(value, option);
+        map2.set(value2, option);
       }
     }
   }
@@ -22492,23 +22495,23 @@ function handleCodecAResult(result, def, ctx) {
   if (direction === "forward") {
     const transformed = def.transform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.out, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.out, ctx));
     }
     return handleCodecTxResult(result, transformed, def.out, ctx);
   } else {
     const transformed = def.reverseTransform(result.value, result);
     if (transformed instanceof Promise) {
-      return transformed.then((value) => handleCodecTxResult(result, value, def.in, ctx));
+      return transformed.then((value2) => handleCodecTxResult(result, value2, def.in, ctx));
     }
     return handleCodecTxResult(result, transformed, def.in, ctx);
   }
 }
-function handleCodecTxResult(left, value, nextSchema, ctx) {
+function handleCodecTxResult(left, value2, nextSchema, ctx) {
   if (left.issues.length) {
     left.aborted = true;
     return left;
   }
-  return nextSchema._zod.run({ value, issues: left.issues }, ctx);
+  return nextSchema._zod.run({ value: value2, issues: left.issues }, ctx);
 }
 function handleReadonlyResult(payload) {
   if (!payload.memo)
@@ -22694,8 +22697,8 @@ var init_schemas = __esm({
       get "~standard"() {
         return hide(this, "~standard", standardProps(this));
       },
-      set "~standard"(value) {
-        own(this, "~standard", value);
+      set "~standard"(value2) {
+        own(this, "~standard", value2);
       }
     });
     toStandardResult = (r, ctx) => r.issues.length ? { issues: r.issues.map((iss) => finalizeIssue(iss, ctx, config())) } : { value: r.value };
@@ -23262,11 +23265,11 @@ var init_schemas = __esm({
       });
       const isObject3 = isObject;
       const catchall = def.catchall;
-      let value;
+      let value2;
       const memo2 = globalConfig.memoizer;
       memo2?.attach(inst);
       inst._zod.parse = (payload, ctx) => {
-        value ?? (value = _normalized.value);
+        value2 ?? (value2 = _normalized.value);
         const input2 = payload.value;
         if (!isObject3(input2)) {
           payload.issues.push({
@@ -23279,10 +23282,10 @@ var init_schemas = __esm({
         }
         payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
         const proms = [];
-        const shape = value.shape;
+        const shape = value2.shape;
         const abortEarly = ctx?.abortEarly;
         let seen = payload.issues.length;
-        for (const key of value.allKeys) {
+        for (const key of value2.allKeys) {
           if (abortEarly && payload.issues.length !== seen) {
             if (aborted(payload, seen))
               break;
@@ -23409,9 +23412,9 @@ var init_schemas = __esm({
       const allowsEval2 = allowsEval;
       const fastEnabled = jit && allowsEval2.value;
       const catchall = def.catchall;
-      let value;
+      let value2;
       inst._zod.parse = (payload, ctx) => {
-        value ?? (value = _normalized.value);
+        value2 ?? (value2 = _normalized.value);
         const input2 = payload.value;
         if (!isObject3(input2)) {
           payload.issues.push({
@@ -23428,7 +23431,7 @@ var init_schemas = __esm({
           payload = fastpass(payload, ctx);
           if (!catchall)
             return payload;
-          return handleCatchall([], input2, payload, ctx, value, inst, ctx?.abortEarly === true);
+          return handleCatchall([], input2, payload, ctx, value2, inst, ctx?.abortEarly === true);
         }
         return superParse(payload, ctx);
       };
@@ -23551,9 +23554,9 @@ var init_schemas = __esm({
           });
           return payload;
         }
-        const value = input2?.[def.discriminator];
-        const opt = disc.value.get(value);
-        if (opt && (value !== void 0 || ctx.direction !== "backward")) {
+        const value2 = input2?.[def.discriminator];
+        const opt = disc.value.get(value2);
+        if (opt && (value2 !== void 0 || ctx.direction !== "backward")) {
           return opt._zod.run(payload, ctx);
         }
         if (def.unionFallback || ctx.direction === "backward") {
@@ -23564,7 +23567,7 @@ var init_schemas = __esm({
           errors: [],
           note: "No matching discriminator",
           discriminator: def.discriminator,
-          options: Array.from(disc.value.keys()).filter((value2) => disc.value.get(value2) !== null),
+          options: Array.from(disc.value.keys()).filter((value3) => disc.value.get(value3) !== null),
           input: input2,
           path: [def.discriminator],
           inst
@@ -23844,14 +23847,14 @@ var init_schemas = __esm({
         payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
         const abortEarly = ctx?.abortEarly;
         let seen = payload.issues.length;
-        for (const [key, value] of input2) {
+        for (const [key, value2] of input2) {
           if (abortEarly && payload.issues.length !== seen) {
             if (aborted(payload, seen))
               break;
             seen = payload.issues.length;
           }
           const keyResult = def.keyType._zod.run({ value: key, issues: [] }, ctx);
-          const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
+          const valueResult = def.valueType._zod.run({ value: value2, issues: [] }, ctx);
           if (keyResult instanceof Promise || valueResult instanceof Promise) {
             proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
               handleMapResult(keyResult2, valueResult2, payload, key, input2, inst, ctx);
@@ -24355,8 +24358,8 @@ var init_schemas = __esm({
 });
 
 // node_modules/zod/v4/core/memoizer.js
-function isRef(value) {
-  return value !== null && typeof value === "object";
+function isRef(value2) {
+  return value2 !== null && typeof value2 === "object";
 }
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
@@ -24479,13 +24482,13 @@ function isRecursive(inst, stack, resolve) {
         const desc = Object.getOwnPropertyDescriptor(def, key);
         if (!desc || desc.get)
           continue;
-        const value = desc.value;
-        if (!value || typeof value !== "object")
+        const value2 = desc.value;
+        if (!value2 || typeof value2 !== "object")
           continue;
-        if (value._zod)
-          check2(value);
-        else if (Array.isArray(value))
-          for (const el of value)
+        if (value2._zod)
+          check2(value2);
+        else if (Array.isArray(value2))
+          for (const el of value2)
             check2(el);
       }
     }
@@ -24512,9 +24515,9 @@ function bucketFor(state, inst) {
 function memoizer() {
   return memo;
 }
-function isBackEdge(ctx, value) {
+function isBackEdge(ctx, value2) {
   const backEdges = ctx[STATE]?.backEdges;
-  return backEdges !== void 0 && isRef(value) && backEdges.has(value);
+  return backEdges !== void 0 && isRef(value2) && backEdges.has(value2);
 }
 var $ZodCyclicError, STATE, NO_ISSUES, recursive, NONE, ASSUMED, PROVEN, handoff, open5, memo;
 var init_memoizer = __esm({
@@ -32815,13 +32818,13 @@ ${code}
   fn.definite = ctx.definite;
   return fn;
 }
-function addConstant(ctx, value) {
+function addConstant(ctx, value2) {
   for (const [name2, v] of ctx.constants) {
-    if (v === value)
+    if (v === value2)
       return name2;
   }
   const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
+  ctx.constants.set(name, value2);
   return name;
 }
 function addUserConstant(ctx, fn) {
@@ -32831,8 +32834,8 @@ function addUserConstant(ctx, fn) {
 function newVar(ctx) {
   return `v${ctx.varCounter++}`;
 }
-function runtimeRun(schema, value) {
-  const result = schema._zod.run({ value, issues: [] }, {});
+function runtimeRun(schema, value2) {
+  const result = schema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -32956,27 +32959,27 @@ function codePointLengthVar(doc, ctx, accessor, inDoubt) {
   doc.write(`const ${v} = typeof ${accessor} === "string" && ${inDoubt} ? ${cpLen}(${accessor}) : ${accessor}.length;`);
   return v;
 }
-function numericOperand(value, label) {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value}`);
+function numericOperand(value2, label) {
+  if (typeof value2 !== "number" || !Number.isFinite(value2)) {
+    throw new ZodCompileUnsupportedError(`${label} bound of type ${typeof value2}`);
   }
-  return `${value}`;
+  return `${value2}`;
 }
-function comparisonOperand(ctx, value) {
-  if (typeof value === "bigint")
-    return `${value}n`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function comparisonOperand(ctx, value2) {
+  if (typeof value2 === "bigint")
+    return `${value2}n`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       throw new ZodCompileUnsupportedError("comparison check with NaN bound");
-    return `${value}`;
+    return `${value2}`;
   }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) {
+  if (value2 instanceof Date) {
+    if (Number.isNaN(value2.getTime())) {
       throw new ZodCompileUnsupportedError("comparison check with Invalid Date bound");
     }
-    return addConstant(ctx, value);
+    return addConstant(ctx, value2);
   }
-  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value}`);
+  throw new ZodCompileUnsupportedError(`comparison check bound of type ${typeof value2}`);
 }
 function generateGreaterThanCheck(doc, ctx, def, accessor) {
   const op = def.inclusive ? "<" : "<=";
@@ -33097,8 +33100,8 @@ function generateCustomRefineCheck(doc, ctx, check2, accessor) {
       throw new ZodCompileAsyncError("z.compile: async .superRefine() / check functions are not supported");
     }
     const checkFn = check2._zod.check;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
       const result = checkFn(fakePayload);
       if (result instanceof Promise)
         throwAsync();
@@ -33723,24 +33726,24 @@ function generateLiteralCheck(doc, ctx, schema, accessor) {
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  const value = values[0];
-  if (typeof value === "number" && Number.isNaN(value)) {
+  const value2 = values[0];
+  if (typeof value2 === "number" && Number.isNaN(value2)) {
     const literalSet = addConstant(ctx, new Set(values));
     doc.write(`if (!${literalSet}.has(${accessor})) return INVALID;`);
     return accessor;
   }
-  if (typeof value === "string") {
-    doc.write(`if (${accessor} !== ${esc(value)}) return INVALID;`);
-  } else if (typeof value === "number" || typeof value === "boolean") {
-    doc.write(`if (${accessor} !== ${value}) return INVALID;`);
-  } else if (value === null) {
+  if (typeof value2 === "string") {
+    doc.write(`if (${accessor} !== ${esc(value2)}) return INVALID;`);
+  } else if (typeof value2 === "number" || typeof value2 === "boolean") {
+    doc.write(`if (${accessor} !== ${value2}) return INVALID;`);
+  } else if (value2 === null) {
     doc.write(`if (${accessor} !== null) return INVALID;`);
-  } else if (value === void 0) {
+  } else if (value2 === void 0) {
     doc.write(`if (${accessor} !== undefined) return INVALID;`);
-  } else if (typeof value === "bigint") {
-    doc.write(`if (${accessor} !== ${value}n) return INVALID;`);
+  } else if (typeof value2 === "bigint") {
+    doc.write(`if (${accessor} !== ${value2}n) return INVALID;`);
   } else {
-    throw new ZodCompileUnsupportedError(`literal type ${typeof value}`);
+    throw new ZodCompileUnsupportedError(`literal type ${typeof value2}`);
   }
   return accessor;
 }
@@ -33940,13 +33943,13 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
     if (!values || values.size === 0) {
       throw new ZodCompileUnsupportedError("discriminated union option without static discriminator values");
     }
-    for (const value of values) {
-      if (claimed.has(value)) {
-        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value)}`);
+    for (const value2 of values) {
+      if (claimed.has(value2)) {
+        throw new ZodCompileUnsupportedError(`duplicate discriminator value ${String(value2)}`);
       }
-      claimed.add(value);
+      claimed.add(value2);
     }
-    const conditions = Array.from(values, (value) => literalEquality(ctx, discVar, value));
+    const conditions = Array.from(values, (value2) => literalEquality(ctx, discVar, value2));
     const prefix = firstBranch ? "if" : "else if";
     doc.write(`${prefix} (${conditions.join(" || ")}) {`);
     doc.indented((d) => {
@@ -33959,27 +33962,27 @@ function generateDiscriminatedUnionCheck(doc, ctx, def, accessor) {
   doc.write(`else { return INVALID; }`);
   return outputVar;
 }
-function literalEquality(ctx, accessor, value) {
-  if (typeof value === "string")
-    return `${accessor} === ${esc(value)}`;
-  if (typeof value === "number") {
-    if (Number.isNaN(value))
+function literalEquality(ctx, accessor, value2) {
+  if (typeof value2 === "string")
+    return `${accessor} === ${esc(value2)}`;
+  if (typeof value2 === "number") {
+    if (Number.isNaN(value2))
       return `Number.isNaN(${accessor})`;
-    return `${accessor} === ${value}`;
+    return `${accessor} === ${value2}`;
   }
-  if (typeof value === "boolean")
-    return `${accessor} === ${value}`;
-  if (value === null)
+  if (typeof value2 === "boolean")
+    return `${accessor} === ${value2}`;
+  if (value2 === null)
     return `${accessor} === null`;
-  if (value === void 0)
+  if (value2 === void 0)
     return `${accessor} === undefined`;
-  if (typeof value === "bigint")
-    return `${accessor} === ${value}n`;
-  if (typeof value === "symbol") {
-    const symbolConst = addConstant(ctx, value);
+  if (typeof value2 === "bigint")
+    return `${accessor} === ${value2}n`;
+  if (typeof value2 === "symbol") {
+    const symbolConst = addConstant(ctx, value2);
     return `${accessor} === ${symbolConst}`;
   }
-  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value)}`);
+  throw new ZodCompileUnsupportedError(`literal discriminator value ${String(value2)}`);
 }
 function generateIntersectionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -34170,9 +34173,9 @@ function generatePipeCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms in pipes are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -34206,8 +34209,8 @@ function generateCustomCheck(doc, ctx, schema, accessor) {
   }
   return accessor;
 }
-function runtimeCatch(innerSchema, catchValue, value) {
-  const result = innerSchema._zod.run({ value, issues: [] }, {});
+function runtimeCatch(innerSchema, catchValue, value2) {
+  const result = innerSchema._zod.run({ value: value2, issues: [] }, {});
   if (result && typeof result.then === "function")
     return INVALID;
   const r = result;
@@ -34245,9 +34248,9 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
       throw new ZodCompileAsyncError("z.compile: async transforms are not supported");
     }
     const transformFn = def.transform;
-    const helperFn = (value) => {
-      const fakePayload = { value, issues: [], addIssue: pushIssue };
-      const result = transformFn(value, fakePayload);
+    const helperFn = (value2) => {
+      const fakePayload = { value: value2, issues: [], addIssue: pushIssue };
+      const result = transformFn(value2, fakePayload);
       if (result instanceof Promise)
         return INVALID;
       return fakePayload.issues.length === 0 ? result : INVALID;
@@ -34806,38 +34809,38 @@ function _nan(Class2, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lt(value, params) {
+function _lt(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _lte(value, params) {
+function _lte(value2, params) {
   return new $ZodCheckLessThan({
     check: "less_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gt(value, params) {
+function _gt(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: false
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _gte(value, params) {
+function _gte(value2, params) {
   return new $ZodCheckGreaterThan({
     check: "greater_than",
     ...normalizeParams(params),
-    value,
+    value: value2,
     inclusive: true
   });
 }
@@ -34858,11 +34861,11 @@ function _nonnegative(params) {
   return /* @__PURE__ */ _gte(0, params);
 }
 // @__NO_SIDE_EFFECTS__
-function _multipleOf(value, params) {
+function _multipleOf(value2, params) {
   return new $ZodCheckMultipleOf({
     check: "multiple_of",
     ...normalizeParams(params),
-    value
+    value: value2
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -35118,10 +35121,10 @@ function _nativeEnum(Class2, entries, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _literal(Class2, value, params) {
+function _literal(Class2, value2, params) {
   return new Class2({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...normalizeParams(params)
   });
 }
@@ -36027,9 +36030,9 @@ function rewriteKeyNames(ctx) {
     }
   }
 }
-function serializeDefaultValue(value, schema, ctx, json2, params) {
+function serializeDefaultValue(value2, schema, ctx, json2, params) {
   let unrepresentable = false;
-  const serialized = JSON.stringify(value, (_, val) => {
+  const serialized = JSON.stringify(value2, (_, val) => {
     if (typeof val !== "bigint")
       return val;
     unrepresentable = true;
@@ -36081,22 +36084,22 @@ var init_json_schema_processors = __esm({
     init_schemas();
     init_to_json_schema();
     init_util();
-    narrowMin = (agg, key, value) => {
-      if (agg[key] === void 0 || value > agg[key])
-        agg[key] = value;
+    narrowMin = (agg, key, value2) => {
+      if (agg[key] === void 0 || value2 > agg[key])
+        agg[key] = value2;
     };
-    narrowMax = (agg, key, value) => {
-      if (agg[key] === void 0 || value < agg[key])
-        agg[key] = value;
+    narrowMax = (agg, key, value2) => {
+      if (agg[key] === void 0 || value2 < agg[key])
+        agg[key] = value2;
     };
-    narrowBoth = (agg, value) => {
-      narrowMin(agg, "minimum", value);
-      narrowMax(agg, "maximum", value);
+    narrowBoth = (agg, value2) => {
+      narrowMin(agg, "minimum", value2);
+      narrowMax(agg, "maximum", value2);
     };
-    addDivisor = (agg, value) => {
+    addDivisor = (agg, value2) => {
       agg.multipleOf ?? (agg.multipleOf = []);
-      if (!agg.multipleOf.includes(value))
-        agg.multipleOf.push(value);
+      if (!agg.multipleOf.includes(value2))
+        agg.multipleOf.push(value2);
     };
     addPattern = (agg, pattern) => {
       agg.patterns ?? (agg.patterns = /* @__PURE__ */ new Set());
@@ -36577,9 +36580,9 @@ var init_json_schema_processors = __esm({
       processSchema(def.innerType, ctx, params);
       const seen = ctx.seen.get(schema);
       seen.ref = def.innerType;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json2.default = value;
+      const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      if (value2 !== UNREPRESENTABLE_DEFAULT)
+        json2.default = value2;
     };
     prefaultProcessor = (schema, ctx, json2, params) => {
       const def = schema._zod.def;
@@ -36588,9 +36591,9 @@ var init_json_schema_processors = __esm({
       seen.ref = def.innerType;
       if (ctx.io !== "input")
         return;
-      const value = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
-      if (value !== UNREPRESENTABLE_DEFAULT)
-        json2._prefault = value;
+      const value2 = serializeDefaultValue(def.defaultValue, schema, ctx, json2, params);
+      if (value2 !== UNREPRESENTABLE_DEFAULT)
+        json2._prefault = value2;
     };
     catchProcessor = (schema, ctx, json2, params) => {
       const def = schema._zod.def;
@@ -36715,8 +36718,8 @@ var init_json_schema_generator = __esm({
       get counter() {
         return this.ctx.counter;
       }
-      set counter(value) {
-        this.ctx.counter = value;
+      set counter(value2) {
+        this.ctx.counter = value2;
       }
       /** @deprecated Access via ctx instead */
       get seen() {
@@ -37161,12 +37164,12 @@ function _lazyMethod(proto, key, make) {
     configurable: true,
     enumerable: false,
     get() {
-      const value = make(this);
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
-      return value;
+      const value2 = make(this);
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
+      return value2;
     },
-    set(value) {
-      Object.defineProperty(this, key, { value, configurable: true, writable: true });
+    set(value2) {
+      Object.defineProperty(this, key, { value: value2, configurable: true, writable: true });
     }
   });
 }
@@ -37714,10 +37717,10 @@ function nativeEnum(entries, params) {
     ...util_exports.normalizeParams(params)
   });
 }
-function literal(value, params) {
+function literal(value2, params) {
   return new ZodLiteral({
     type: "literal",
-    values: Array.isArray(value) ? value : [value],
+    values: Array.isArray(value2) ? value2 : [value2],
     ...util_exports.normalizeParams(params)
   });
 }
@@ -38025,8 +38028,8 @@ var init_schemas2 = __esm({
           }
         });
       },
-      set "~standard"(value) {
-        util_exports.own(this, "~standard", value);
+      set "~standard"(value2) {
+        util_exports.own(this, "~standard", value2);
       },
       parse: function _parse2(data, params) {
         return parse2(this, data, params, { callee: _parse2 });
@@ -38044,8 +38047,8 @@ var init_schemas2 = __esm({
       get spa() {
         return this?.safeParseAsync;
       },
-      set spa(value) {
-        util_exports.own(this, "spa", value);
+      set spa(value2) {
+        util_exports.own(this, "spa", value2);
       },
       validate(data, params) {
         return validate(this, data, params);
@@ -38366,23 +38369,23 @@ var init_schemas2 = __esm({
         },
         format: (inst) => aggregateChecks(inst).format ?? null
       }, {
-        gt(value, params) {
-          return this.check(_gt(value, params));
+        gt(value2, params) {
+          return this.check(_gt(value2, params));
         },
-        gte(value, params) {
-          return this.check(_gte(value, params));
+        gte(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        min(value, params) {
-          return this.check(_gte(value, params));
+        min(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        lt(value, params) {
-          return this.check(_lt(value, params));
+        lt(value2, params) {
+          return this.check(_lt(value2, params));
         },
-        lte(value, params) {
-          return this.check(_lte(value, params));
+        lte(value2, params) {
+          return this.check(_lte(value2, params));
         },
-        max(value, params) {
-          return this.check(_lte(value, params));
+        max(value2, params) {
+          return this.check(_lte(value2, params));
         },
         int(params) {
           return this.check(int(params));
@@ -38402,11 +38405,11 @@ var init_schemas2 = __esm({
         nonpositive(params) {
           return this.check(_lte(0, params));
         },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
+        multipleOf(value2, params) {
+          return this.check(_multipleOf(value2, params));
         },
-        step(value, params) {
-          return this.check(_multipleOf(value, params));
+        step(value2, params) {
+          return this.check(_multipleOf(value2, params));
         },
         finite() {
           return this;
@@ -38434,23 +38437,23 @@ var init_schemas2 = __esm({
         maxValue: (inst) => aggregateChecks(inst).maximum ?? null,
         format: (inst) => aggregateChecks(inst).format ?? null
       }, {
-        gte(value, params) {
-          return this.check(_gte(value, params));
+        gte(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        min(value, params) {
-          return this.check(_gte(value, params));
+        min(value2, params) {
+          return this.check(_gte(value2, params));
         },
-        gt(value, params) {
-          return this.check(_gt(value, params));
+        gt(value2, params) {
+          return this.check(_gt(value2, params));
         },
-        lt(value, params) {
-          return this.check(_lt(value, params));
+        lt(value2, params) {
+          return this.check(_lt(value2, params));
         },
-        lte(value, params) {
-          return this.check(_lte(value, params));
+        lte(value2, params) {
+          return this.check(_lte(value2, params));
         },
-        max(value, params) {
-          return this.check(_lte(value, params));
+        max(value2, params) {
+          return this.check(_lte(value2, params));
         },
         positive(params) {
           return this.check(_gt(BigInt(0), params));
@@ -38464,8 +38467,8 @@ var init_schemas2 = __esm({
         nonnegative(params) {
           return this.check(_gte(BigInt(0), params));
         },
-        multipleOf(value, params) {
-          return this.check(_multipleOf(value, params));
+        multipleOf(value2, params) {
+          return this.check(_multipleOf(value2, params));
         }
       })
     );
@@ -38514,8 +38517,8 @@ var init_schemas2 = __esm({
         $ZodDate.init(inst, def);
         ZodType.init(inst, def);
         inst._zod.processJSONSchema = (ctx, json2, params) => dateProcessor(inst, ctx, json2, params);
-        inst.min = (value, params) => inst.check(_gte(value, params));
-        inst.max = (value, params) => inst.check(_lte(value, params));
+        inst.min = (value2, params) => inst.check(_gte(value2, params));
+        inst.max = (value2, params) => inst.check(_lte(value2, params));
       },
       /* @__PURE__ */ util_exports.derived({
         minDate: (inst) => {
@@ -38683,11 +38686,11 @@ var init_schemas2 = __esm({
       const keys = new Set(Object.keys(def.entries));
       inst.extract = (values, params) => {
         const newEntries = {};
-        for (const value of values) {
-          if (keys.has(value)) {
-            newEntries[value] = def.entries[value];
+        for (const value2 of values) {
+          if (keys.has(value2)) {
+            newEntries[value2] = def.entries[value2];
           } else
-            throw new Error(`Key ${value} not found in enum`);
+            throw new Error(`Key ${value2} not found in enum`);
         }
         return new ZodEnum({
           ...def,
@@ -38698,11 +38701,11 @@ var init_schemas2 = __esm({
       };
       inst.exclude = (values, params) => {
         const newEntries = { ...def.entries };
-        for (const value of values) {
-          if (keys.has(value)) {
-            delete newEntries[value];
+        for (const value2 of values) {
+          if (keys.has(value2)) {
+            delete newEntries[value2];
           } else
-            throw new Error(`Key ${value} not found in enum`);
+            throw new Error(`Key ${value2} not found in enum`);
         }
         return new ZodEnum({
           ...def,
@@ -38975,13 +38978,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path73 = ref.slice(1).split("/").filter(Boolean);
-  if (path73.length === 0) {
+  const path74 = ref.slice(1).split("/").filter(Boolean);
+  if (path74.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path73[0] === defsKey) {
-    const key = path73[1] === void 0 ? void 0 : decodeJSONPointerSegment(path73[1]);
+  if (path74[0] === defsKey) {
+    const key = path74[1] === void 0 ? void 0 : decodeJSONPointerSegment(path74[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -38990,11 +38993,11 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
-    const value = payload.value;
-    if (typeof value !== "object" || value === null || Array.isArray(value))
+  const guard2 = z2.transform((value2) => value2).check((payload) => {
+    const value2 = payload.value;
+    if (typeof value2 !== "object" || value2 === null || Array.isArray(value2))
       return;
-    const keys = Object.getOwnPropertyNames(value);
+    const keys = Object.getOwnPropertyNames(value2);
     if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
       payload.issues.push({
         origin: "object",
@@ -39002,7 +39005,7 @@ function checkObjectGuards(objectSchema, guards) {
         minimum: guards.minProperties,
         inclusive: true,
         message: `Too small: expected object to have >=${guards.minProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -39014,7 +39017,7 @@ function checkObjectGuards(objectSchema, guards) {
         maximum: guards.maxProperties,
         inclusive: true,
         message: `Too big: expected object to have <=${guards.maxProperties} properties`,
-        input: value,
+        input: value2,
         inst: objectSchema,
         continue: true
       });
@@ -39037,23 +39040,23 @@ function checkObjectGuards(objectSchema, guards) {
   });
   return guard2.pipe(objectSchema);
 }
-function canonicalKey(value, seen) {
-  if (value === null)
+function canonicalKey(value2, seen) {
+  if (value2 === null)
     return "z";
-  const type = typeof value;
+  const type = typeof value2;
   if (type !== "object") {
-    if (type === "number" && Number.isNaN(value))
+    if (type === "number" && Number.isNaN(value2))
       return null;
-    const raw = String(value);
+    const raw = String(value2);
     return `${type[0]}${raw.length}:${raw}`;
   }
-  if (seen.has(value))
+  if (seen.has(value2))
     return null;
-  seen.add(value);
+  seen.add(value2);
   try {
-    if (Array.isArray(value)) {
+    if (Array.isArray(value2)) {
       const parts2 = [];
-      for (const item of value) {
+      for (const item of value2) {
         const key = canonicalKey(item, seen);
         if (key === null)
           return null;
@@ -39061,27 +39064,27 @@ function canonicalKey(value, seen) {
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
-    const keys = Object.keys(value).sort();
+    const keys = Object.keys(value2).sort();
     const parts = [];
     for (const k of keys) {
-      const key = canonicalKey(value[k], seen);
+      const key = canonicalKey(value2[k], seen);
       if (key === null)
         return null;
       parts.push(`${k.length}:${k}=${key}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
-    seen.delete(value);
+    seen.delete(value2);
   }
 }
-function containsRef(value) {
-  if (typeof value !== "object" || value === null)
+function containsRef(value2) {
+  if (typeof value2 !== "object" || value2 === null)
     return false;
-  if (Array.isArray(value))
-    return value.some(containsRef);
-  if (typeof value.$ref === "string")
+  if (Array.isArray(value2))
+    return value2.some(containsRef);
+  if (typeof value2.$ref === "string")
     return true;
-  return Object.entries(value).some(([key, sub]) => {
+  return Object.entries(value2).some(([key, sub]) => {
     if (SCHEMA_KEYWORDS.has(key))
       return containsRef(sub);
     if (!SCHEMA_MAP_KEYWORDS.has(key) || typeof sub !== "object" || sub === null)
@@ -39093,7 +39096,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard2 = z2.transform((value) => value).check((payload) => {
+  const guard2 = z2.transform((value2) => value2).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -40257,13 +40260,13 @@ var init_unchanged_heads = __esm({
 });
 
 // src/core/util/canonical-json.ts
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value)) ?? "null";
+function canonicalJson(value2) {
+  return JSON.stringify(sortKeys(value2)) ?? "null";
 }
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map((v) => v === void 0 ? null : sortKeys(v));
-  if (typeof value !== "object" || value === null) return value;
-  const record2 = value;
+function sortKeys(value2) {
+  if (Array.isArray(value2)) return value2.map((v) => v === void 0 ? null : sortKeys(v));
+  if (typeof value2 !== "object" || value2 === null) return value2;
+  const record2 = value2;
   const out = {};
   for (const key of Object.keys(record2).sort()) {
     if (record2[key] !== void 0) out[key] = sortKeys(record2[key]);
@@ -40385,8 +40388,8 @@ function machineFacts(env) {
     arch: env.arch
   };
   for (const [fact, key] of OPTIONAL_FACTS) {
-    const value = env.facts?.[key];
-    if (value !== void 0 && value !== "") facts[fact] = value;
+    const value2 = env.facts?.[key];
+    if (value2 !== void 0 && value2 !== "") facts[fact] = value2;
   }
   return facts;
 }
@@ -40516,8 +40519,8 @@ var require_postgres_array = __commonJS({
         return this.entries;
       }
     };
-    function identity(value) {
-      return value;
+    function identity(value2) {
+      return value2;
     }
   }
 });
@@ -40664,11 +40667,11 @@ var require_postgres_interval = __commonJS({
       }
       if (filtered.length === 0) return "0";
       return filtered.map(function(property) {
-        var value = this[property] || 0;
+        var value2 = this[property] || 0;
         if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
+          value2 = (value2 + this.milliseconds / 1e3).toFixed(6).replace(/\.?0+$/, "");
         }
-        return value + " " + property;
+        return value2 + " " + property;
       }, this).join(" ");
     };
     var propertiesISOEquivalent = {
@@ -40686,11 +40689,11 @@ var require_postgres_interval = __commonJS({
       var timePart = timeProperties.map(buildProperty, this).join("");
       return "P" + datePart + "T" + timePart;
       function buildProperty(property) {
-        var value = this[property] || 0;
+        var value2 = this[property] || 0;
         if (property === "seconds" && this.milliseconds) {
-          value = (value + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
+          value2 = (value2 + this.milliseconds / 1e3).toFixed(6).replace(/0+$/, "");
         }
-        return value + propertiesISOEquivalent[property];
+        return value2 + propertiesISOEquivalent[property];
       }
     };
     var NUMBER3 = "([+-]?\\d+)";
@@ -40721,14 +40724,14 @@ var require_postgres_interval = __commonJS({
       var isNegative = matches[8] === "-";
       return Object.keys(positions).reduce(function(parsed, property) {
         var position = positions[property];
-        var value = matches[position];
-        if (!value) return parsed;
-        value = property === "milliseconds" ? parseMilliseconds(value) : parseInt(value, 10);
-        if (!value) return parsed;
+        var value2 = matches[position];
+        if (!value2) return parsed;
+        value2 = property === "milliseconds" ? parseMilliseconds(value2) : parseInt(value2, 10);
+        if (!value2) return parsed;
         if (isNegative && ~negatives.indexOf(property)) {
-          value *= -1;
+          value2 *= -1;
         }
-        parsed[property] = value;
+        parsed[property] = value2;
         return parsed;
       }, {});
     }
@@ -40780,37 +40783,37 @@ var require_textParsers = __commonJS({
     var parseInterval = require_postgres_interval();
     var parseByteA = require_postgres_bytea();
     function allowNull(fn) {
-      return function nullAllowed(value) {
-        if (value === null) return value;
-        return fn(value);
+      return function nullAllowed(value2) {
+        if (value2 === null) return value2;
+        return fn(value2);
       };
     }
-    function parseBool(value) {
-      if (value === null) return value;
-      return value === "TRUE" || value === "t" || value === "true" || value === "y" || value === "yes" || value === "on" || value === "1";
+    function parseBool(value2) {
+      if (value2 === null) return value2;
+      return value2 === "TRUE" || value2 === "t" || value2 === "true" || value2 === "y" || value2 === "yes" || value2 === "on" || value2 === "1";
     }
-    function parseBoolArray(value) {
-      if (!value) return null;
-      return array2.parse(value, parseBool);
+    function parseBoolArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, parseBool);
     }
     function parseBaseTenInt(string4) {
       return parseInt(string4, 10);
     }
-    function parseIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(parseBaseTenInt));
+    function parseIntegerArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, allowNull(parseBaseTenInt));
     }
-    function parseBigIntegerArray(value) {
-      if (!value) return null;
-      return array2.parse(value, allowNull(function(entry) {
+    function parseBigIntegerArray(value2) {
+      if (!value2) return null;
+      return array2.parse(value2, allowNull(function(entry) {
         return parseBigInteger(entry).trim();
       }));
     }
-    var parsePointArray = function(value) {
-      if (!value) {
+    var parsePointArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parsePoint(entry);
         }
@@ -40818,11 +40821,11 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseFloatArray = function(value) {
-      if (!value) {
+    var parseFloatArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseFloat(entry);
         }
@@ -40830,18 +40833,18 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseStringArray = function(value) {
-      if (!value) {
+    var parseStringArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value);
+      var p = arrayParser.create(value2);
       return p.parse();
     };
-    var parseDateArray = function(value) {
-      if (!value) {
+    var parseDateArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseDate2(entry);
         }
@@ -40849,11 +40852,11 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseIntervalArray = function(value) {
-      if (!value) {
+    var parseIntervalArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      var p = arrayParser.create(value, function(entry) {
+      var p = arrayParser.create(value2, function(entry) {
         if (entry !== null) {
           entry = parseInterval(entry);
         }
@@ -40861,59 +40864,59 @@ var require_textParsers = __commonJS({
       });
       return p.parse();
     };
-    var parseByteAArray = function(value) {
-      if (!value) {
+    var parseByteAArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      return array2.parse(value, allowNull(parseByteA));
+      return array2.parse(value2, allowNull(parseByteA));
     };
-    var parseInteger = function(value) {
-      return parseInt(value, 10);
+    var parseInteger = function(value2) {
+      return parseInt(value2, 10);
     };
-    var parseBigInteger = function(value) {
-      var valStr = String(value);
+    var parseBigInteger = function(value2) {
+      var valStr = String(value2);
       if (/^\d+$/.test(valStr)) {
         return valStr;
       }
-      return value;
+      return value2;
     };
-    var parseJsonArray = function(value) {
-      if (!value) {
+    var parseJsonArray = function(value2) {
+      if (!value2) {
         return null;
       }
-      return array2.parse(value, allowNull(JSON.parse));
+      return array2.parse(value2, allowNull(JSON.parse));
     };
-    var parsePoint = function(value) {
-      if (value[0] !== "(") {
+    var parsePoint = function(value2) {
+      if (value2[0] !== "(") {
         return null;
       }
-      value = value.substring(1, value.length - 1).split(",");
+      value2 = value2.substring(1, value2.length - 1).split(",");
       return {
-        x: parseFloat(value[0]),
-        y: parseFloat(value[1])
+        x: parseFloat(value2[0]),
+        y: parseFloat(value2[1])
       };
     };
-    var parseCircle = function(value) {
-      if (value[0] !== "<" && value[1] !== "(") {
+    var parseCircle = function(value2) {
+      if (value2[0] !== "<" && value2[1] !== "(") {
         return null;
       }
       var point2 = "(";
       var radius = "";
       var pointParsed = false;
-      for (var i = 2; i < value.length - 1; i++) {
+      for (var i = 2; i < value2.length - 1; i++) {
         if (!pointParsed) {
-          point2 += value[i];
+          point2 += value2[i];
         }
-        if (value[i] === ")") {
+        if (value2[i] === ")") {
           pointParsed = true;
           continue;
         } else if (!pointParsed) {
           continue;
         }
-        if (value[i] === ",") {
+        if (value2[i] === ",") {
           continue;
         }
-        radius += value[i];
+        radius += value2[i];
       }
       var result = parsePoint(point2);
       result.radius = parseFloat(radius);
@@ -41062,11 +41065,11 @@ var require_binaryParsers = __commonJS({
         return lastValue * Math.pow(2, bits2) + newValue;
       };
       var offsetBytes = offset >> 3;
-      var inv = function(value) {
+      var inv = function(value2) {
         if (invert) {
-          return ~value & 255;
+          return ~value2 & 255;
         }
-        return value;
+        return value2;
       };
       var mask = 255;
       var firstBits = 8 - offset % 8;
@@ -41120,43 +41123,43 @@ var require_binaryParsers = __commonJS({
       }
       return (sign === 0 ? 1 : -1) * Math.pow(2, exponent - bias) * mantissa;
     };
-    var parseInt16 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 15, 1, true) + 1);
+    var parseInt16 = function(value2) {
+      if (parseBits(value2, 1) == 1) {
+        return -1 * (parseBits(value2, 15, 1, true) + 1);
       }
-      return parseBits(value, 15, 1);
+      return parseBits(value2, 15, 1);
     };
-    var parseInt32 = function(value) {
-      if (parseBits(value, 1) == 1) {
-        return -1 * (parseBits(value, 31, 1, true) + 1);
+    var parseInt32 = function(value2) {
+      if (parseBits(value2, 1) == 1) {
+        return -1 * (parseBits(value2, 31, 1, true) + 1);
       }
-      return parseBits(value, 31, 1);
+      return parseBits(value2, 31, 1);
     };
-    var parseFloat32 = function(value) {
-      return parseFloatFromBits(value, 23, 8);
+    var parseFloat32 = function(value2) {
+      return parseFloatFromBits(value2, 23, 8);
     };
-    var parseFloat64 = function(value) {
-      return parseFloatFromBits(value, 52, 11);
+    var parseFloat64 = function(value2) {
+      return parseFloatFromBits(value2, 52, 11);
     };
-    var parseNumeric = function(value) {
-      var sign = parseBits(value, 16, 32);
+    var parseNumeric = function(value2) {
+      var sign = parseBits(value2, 16, 32);
       if (sign == 49152) {
         return NaN;
       }
-      var weight = Math.pow(1e4, parseBits(value, 16, 16));
+      var weight = Math.pow(1e4, parseBits(value2, 16, 16));
       var result = 0;
       var digits = [];
-      var ndigits = parseBits(value, 16);
+      var ndigits = parseBits(value2, 16);
       for (var i = 0; i < ndigits; i++) {
-        result += parseBits(value, 16, 64 + 16 * i) * weight;
+        result += parseBits(value2, 16, 64 + 16 * i) * weight;
         weight /= 1e4;
       }
-      var scale = Math.pow(10, parseBits(value, 16, 48));
+      var scale = Math.pow(10, parseBits(value2, 16, 48));
       return (sign === 0 ? 1 : -1) * Math.round(result * scale) / scale;
     };
-    var parseDate2 = function(isUTC, value) {
-      var sign = parseBits(value, 1);
-      var rawValue = parseBits(value, 63, 1);
+    var parseDate2 = function(isUTC, value2) {
+      var sign = parseBits(value2, 1);
+      var rawValue = parseBits(value2, 63, 1);
       var result = new Date((sign === 0 ? 1 : -1) * rawValue / 1e3 + 9466848e5);
       if (!isUTC) {
         result.setTime(result.getTime() + result.getTimezoneOffset() * 6e4);
@@ -41165,38 +41168,38 @@ var require_binaryParsers = __commonJS({
       result.getMicroSeconds = function() {
         return this.usec;
       };
-      result.setMicroSeconds = function(value2) {
-        this.usec = value2;
+      result.setMicroSeconds = function(value3) {
+        this.usec = value3;
       };
       result.getUTCMicroSeconds = function() {
         return this.usec;
       };
       return result;
     };
-    var parseArray = function(value) {
-      var dim = parseBits(value, 32);
-      var flags = parseBits(value, 32, 32);
-      var elementType = parseBits(value, 32, 64);
+    var parseArray = function(value2) {
+      var dim = parseBits(value2, 32);
+      var flags = parseBits(value2, 32, 32);
+      var elementType = parseBits(value2, 32, 64);
       var offset = 96;
       var dims = [];
       for (var i = 0; i < dim; i++) {
-        dims[i] = parseBits(value, 32, offset);
+        dims[i] = parseBits(value2, 32, offset);
         offset += 32;
         offset += 32;
       }
       var parseElement = function(elementType2) {
-        var length = parseBits(value, 32, offset);
+        var length = parseBits(value2, 32, offset);
         offset += 32;
         if (length == 4294967295) {
           return null;
         }
         var result;
         if (elementType2 == 23 || elementType2 == 20) {
-          result = parseBits(value, length * 8, offset);
+          result = parseBits(value2, length * 8, offset);
           offset += length * 8;
           return result;
         } else if (elementType2 == 25) {
-          result = value.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
+          result = value2.toString(this.encoding, offset >> 3, (offset += length << 3) >> 3);
           return result;
         } else {
           console.log("ERROR: ElementType not implemented: " + elementType2);
@@ -41220,12 +41223,12 @@ var require_binaryParsers = __commonJS({
       };
       return parse5(dims, elementType);
     };
-    var parseText = function(value) {
-      return value.toString("utf8");
+    var parseText = function(value2) {
+      return value2.toString("utf8");
     };
-    var parseBool = function(value) {
-      if (value === null) return null;
-      return parseBits(value, 8) > 0;
+    var parseBool = function(value2) {
+      if (value2 === null) return null;
+      return parseBits(value2, 8) > 0;
     };
     var init = function(register2) {
       register2(20, parseInt64);
@@ -41583,8 +41586,8 @@ var require_utils2 = __commonJS({
       return escaped;
     };
     module.exports = {
-      prepareValue: function prepareValueWrapper(value) {
-        return prepareValue(value);
+      prepareValue: function prepareValueWrapper(value2) {
+        return prepareValue(value2);
       },
       normalizeQueryConfig,
       escapeIdentifier: escapeIdentifier2,
@@ -41669,13 +41672,13 @@ var require_cert_signatures = __commonJS({
       const byte1 = data[index++];
       let oid = (byte1 / 40 >> 0) + "." + byte1 % 40;
       while (index < lastIndex) {
-        let value = 0;
+        let value2 = 0;
         while (index < lastIndex) {
           const nextByte = data[index++];
-          value = value << 7 | nextByte & 127;
+          value2 = value2 << 7 | nextByte & 127;
           if (nextByte < 128) break;
         }
-        oid += "." + value;
+        oid += "." + value2;
       }
       return { oid, index };
     }
@@ -41870,8 +41873,8 @@ var require_sasl = __commonJS({
             throw new Error("SASL: Invalid attribute pair entry");
           }
           const name = attrValue[0];
-          const value = attrValue.substring(2);
-          return [name, value];
+          const value2 = attrValue.substring(2);
+          return [name, value2];
         })
       );
     }
@@ -42107,35 +42110,35 @@ var require_pg_connection_string = __commonJS({
       return config2;
     }
     function toConnectionOptions(sslConfig) {
-      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value]) => {
-        if (value !== void 0 && value !== null) {
-          c[key] = value;
+      const connectionOptions = Object.entries(sslConfig).reduce((c, [key, value2]) => {
+        if (value2 !== void 0 && value2 !== null) {
+          c[key] = value2;
         }
         return c;
       }, /* @__PURE__ */ Object.create(null));
       return connectionOptions;
     }
     function toClientConfig(config2) {
-      const poolConfig = Object.entries(config2).reduce((c, [key, value]) => {
+      const poolConfig = Object.entries(config2).reduce((c, [key, value2]) => {
         if (key === "ssl") {
-          const sslConfig = value;
+          const sslConfig = value2;
           if (typeof sslConfig === "boolean") {
             c[key] = sslConfig;
           }
           if (typeof sslConfig === "object") {
             c[key] = toConnectionOptions(sslConfig);
           }
-        } else if (value !== void 0 && value !== null) {
+        } else if (value2 !== void 0 && value2 !== null) {
           if (key === "port") {
-            if (value !== "") {
-              const v = parseInt(value, 10);
+            if (value2 !== "") {
+              const v = parseInt(value2, 10);
               if (isNaN(v)) {
-                throw new Error(`Invalid ${key}: ${value}`);
+                throw new Error(`Invalid ${key}: ${value2}`);
               }
               c[key] = v;
             }
           } else {
-            c[key] = value;
+            c[key] = value2;
           }
         }
         return c;
@@ -42198,13 +42201,13 @@ var require_connection_parameters = __commonJS({
       }
       return defaults3.ssl;
     };
-    var quoteParamValue = function(value) {
-      return "'" + ("" + value).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    var quoteParamValue = function(value2) {
+      return "'" + ("" + value2).replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
     };
     var add = function(params, config2, paramName) {
-      const value = config2[paramName];
-      if (value !== void 0 && value !== null) {
-        params.push(paramName + "=" + quoteParamValue(value));
+      const value2 = config2[paramName];
+      if (value2 !== void 0 && value2 !== null) {
+        params.push(paramName + "=" + quoteParamValue(value2));
       }
     };
     var ConnectionParameters = class {
@@ -43382,8 +43385,8 @@ var require_parser = __commonJS({
     };
     var parseParameterStatusMessage = (reader) => {
       const name = reader.cstring();
-      const value = reader.cstring();
-      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value);
+      const value2 = reader.cstring();
+      return new messages_1.ParameterStatusMessage(LATEINIT_LENGTH, name, value2);
     };
     var parseBackendKeyData = (reader) => {
       const processID = reader.int32();
@@ -43873,7 +43876,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path73 = __require("path");
+    var path74 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43912,7 +43915,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path73.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path73.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path74.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path74.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44029,8 +44032,8 @@ var require_helper = __commonJS({
       };
       for (var idx = 0; idx < fieldNames.length; idx += 1) {
         var rule = rules[idx];
-        var value = entry[fieldNames[idx]] || "";
-        var res = rule(value);
+        var value2 = entry[fieldNames[idx]] || "";
+        var res = rule(value2);
         if (!res) {
           return false;
         }
@@ -44044,13 +44047,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path73 = __require("path");
+    var path74 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat12) {
-        if (err || !helper.usePgPass(stat12, file2)) {
+      fs3.stat(file2, function(err, stat13) {
+        if (err || !helper.usePgPass(stat13, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -44099,12 +44102,12 @@ var require_client2 = __commonJS({
       },
       "Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead."
     );
-    function coerceNumberOrDefault(value, defaultValue) {
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? value : defaultValue;
+    function coerceNumberOrDefault(value2, defaultValue) {
+      if (typeof value2 === "number") {
+        return Number.isFinite(value2) ? value2 : defaultValue;
       }
-      if (typeof value === "string" && value.trim() !== "") {
-        const n = Number(value);
+      if (typeof value2 === "string" && value2.trim() !== "") {
+        const n = Number(value2);
         return Number.isFinite(n) ? n : defaultValue;
       }
       return defaultValue;
@@ -45904,19 +45907,19 @@ var init_plain_text = __esm({
 function describeIssues(error63, doc, limit = 3) {
   const lines = error63.issues.slice(0, limit).map((issue3) => {
     if (issue3.path.length === 0) return `(document): ${issue3.message}`;
-    const value = valueAt(doc, issue3.path);
-    const shown2 = value === void 0 ? "missing" : `${JSON.stringify(value)?.slice(0, 60)}`;
+    const value2 = valueAt(doc, issue3.path);
+    const shown2 = value2 === void 0 ? "missing" : `${JSON.stringify(value2)?.slice(0, 60)}`;
     return `${formatPath(issue3.path)} is ${shown2}: ${issue3.message}`;
   });
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path73) {
-  return path73.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path74) {
+  return path74.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path73) {
+function valueAt(doc, path74) {
   let v = doc;
-  for (const key of path73) {
+  for (const key of path74) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -45978,7 +45981,14 @@ var init_results_schema = __esm({
         backends: count2,
         peakBytes: finite2.optional(),
         medianBytes: finite2.optional(),
-        notRecorded: text.optional()
+        notRecorded: text.optional(),
+        contexts: external_exports.looseObject({
+          pid: external_exports.number().int().positive().optional(),
+          top: external_exports.array(external_exports.looseObject({ name: text, totalBytes: count2, contexts: external_exports.number().int().positive() })).optional(),
+          totalBytes: count2.optional(),
+          backendBytes: count2.optional(),
+          notRecorded: text.optional()
+        }).optional()
       }).optional()
     });
     workloadRecord = external_exports.looseObject({
@@ -46328,10 +46338,10 @@ function checkSamples(samples, field, c) {
       );
     }
     seen.set(id, i);
-    for (const [name, value] of Object.entries(s.metrics)) {
+    for (const [name, value2] of Object.entries(s.metrics)) {
       if (!isMetricName(name)) continue;
-      const problem2 = metricValueProblem(name, value, s.status);
-      if (problem2) throw new UserError(`${c.source}: ${where}.metrics.${name} is ${value}: ${problem2}`);
+      const problem2 = metricValueProblem(name, value2, s.status);
+      if (problem2) throw new UserError(`${c.source}: ${where}.metrics.${name} is ${value2}: ${problem2}`);
     }
   }
 }
@@ -46384,15 +46394,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path73, options = {}) {
+async function readResults(path74, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path73);
+    text2 = await readRegularFile(path74);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path73}: ${e.reason}`);
+    throw new UserError(`results file ${path74}: ${e.reason}`);
   }
-  return parseResults(text2, path73, options);
+  return parseResults(text2, path74, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -46541,12 +46551,12 @@ function resolveFilter(filter = {}) {
   for (const k of Object.keys(out)) if (out[k] === void 0) delete out[k];
   return out;
 }
-function parseDate(name, value) {
-  const v = value.trim();
+function parseDate(name, value2) {
+  const v = value2.trim();
   const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(DATE_ONLY.test(v) ? `${v}T00:00:00Z` : v) : NaN;
   if (Number.isNaN(t)) {
     throw new UserError(
-      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value}'`
+      `--${name} must be an ISO date or date-time such as 2026-11-23 or 2026-11-23T14:00:00Z, got '${value2}'`
     );
   }
   return t;
@@ -46694,9 +46704,9 @@ function childRows(doc) {
 async function inTransaction(c, fn) {
   await c.query("BEGIN");
   try {
-    const value = await fn();
+    const value2 = await fn();
     await c.query("COMMIT");
-    return value;
+    return value2;
   } catch (e) {
     await c.query("ROLLBACK").catch(() => {
     });
@@ -47119,10 +47129,10 @@ var init_pg_store = __esm({
           try {
             client = await this.pool.connect();
             client.on("error", ignoreError);
-            const value = await fn(client);
+            const value2 = await fn(client);
             client.off("error", ignoreError);
             client.release();
-            return value;
+            return value2;
           } catch (e) {
             client?.off("error", ignoreError);
             client?.release(true);
@@ -47305,17 +47315,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path73) {
-      const ctrl = callVisitor(key, node3, visitor, path73);
+    function visit_(key, node3, visitor, path74) {
+      const ctrl = callVisitor(key, node3, visitor, path74);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path73, ctrl);
-        return visit_(key, ctrl, visitor, path73);
+        replaceNode(key, path74, ctrl);
+        return visit_(key, ctrl, visitor, path74);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path73 = Object.freeze(path73.concat(node3));
+          path74 = Object.freeze(path74.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path73);
+            const ci = visit_(i, node3.items[i], visitor, path74);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47326,13 +47336,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path73 = Object.freeze(path73.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path73);
+          path74 = Object.freeze(path74.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path74);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path73);
+          const cv2 = visit_("value", node3.value, visitor, path74);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47353,17 +47363,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path73) {
-      const ctrl = await callVisitor(key, node3, visitor, path73);
+    async function visitAsync_(key, node3, visitor, path74) {
+      const ctrl = await callVisitor(key, node3, visitor, path74);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path73, ctrl);
-        return visitAsync_(key, ctrl, visitor, path73);
+        replaceNode(key, path74, ctrl);
+        return visitAsync_(key, ctrl, visitor, path74);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path73 = Object.freeze(path73.concat(node3));
+          path74 = Object.freeze(path74.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path73);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path74);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47374,13 +47384,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path73 = Object.freeze(path73.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path73);
+          path74 = Object.freeze(path74.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path74);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path73);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path74);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47407,23 +47417,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path73) {
+    function callVisitor(key, node3, visitor, path74) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path73);
+        return visitor(key, node3, path74);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path73);
+        return visitor.Map?.(key, node3, path74);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path73);
+        return visitor.Seq?.(key, node3, path74);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path73);
+        return visitor.Pair?.(key, node3, path74);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path73);
+        return visitor.Scalar?.(key, node3, path74);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path73);
+        return visitor.Alias?.(key, node3, path74);
       return void 0;
     }
-    function replaceNode(key, path73, node3) {
-      const parent = path73[path73.length - 1];
+    function replaceNode(key, path74, node3) {
+      const parent = path74[path74.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -47739,26 +47749,26 @@ var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value))
-          return value.toJSON(arg, ctx);
+    function toJS(value2, arg, ctx) {
+      if (Array.isArray(value2))
+        return value2.map((v, i) => toJS(v, String(i), ctx));
+      if (value2 && typeof value2.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value2))
+          return value2.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
+        ctx.anchors.set(value2, data);
         ctx.onCreate = (res2) => {
           data.res = res2;
           delete ctx.onCreate;
         };
-        const res = value.toJSON(arg, ctx);
+        const res = value2.toJSON(arg, ctx);
         if (ctx.onCreate)
           ctx.onCreate(res);
         return res;
       }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
+      if (typeof value2 === "bigint" && !ctx?.keep)
+        return Number(value2);
+      return value2;
     }
     exports.toJS = toJS;
   }
@@ -47930,11 +47940,11 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
     var Scalar = class extends Node.NodeBase {
-      constructor(value) {
+      constructor(value2) {
         super(identity.SCALAR);
-        this.value = value;
+        this.value = value2;
       }
       toJSON(arg, ctx) {
         return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
@@ -47961,7 +47971,7 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value2, tagName, tags) {
       if (tagName) {
         const match = tags.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -47969,53 +47979,53 @@ var require_createNode = __commonJS({
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+      return tags.find((t) => t.identify?.(value2) && !t.format);
     }
-    function createNode(value, tagName, ctx) {
-      if (identity.isDocument(value))
-        value = value.contents;
-      if (identity.isNode(value))
-        return value;
-      if (identity.isPair(value)) {
+    function createNode(value2, tagName, ctx) {
+      if (identity.isDocument(value2))
+        value2 = value2.contents;
+      if (identity.isNode(value2))
+        return value2;
+      if (identity.isPair(value2)) {
         const map2 = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map2.items.push(value);
+        map2.items.push(value2);
         return map2;
       }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
+      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+        value2 = value2.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
       let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
+      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+        ref = sourceObjects.get(value2);
         if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
+          ref.anchor ?? (ref.anchor = onAnchor(value2));
           return new Alias.Alias(ref.anchor);
         } else {
           ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
+          sourceObjects.set(value2, ref);
         }
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
+      let tagObj = findTagObject(value2, tagName, schema.tags);
       if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
+        if (value2 && typeof value2.toJSON === "function") {
+          value2 = value2.toJSON();
         }
-        if (!value || typeof value !== "object") {
-          const node4 = new Scalar.Scalar(value);
+        if (!value2 || typeof value2 !== "object") {
+          const node4 = new Scalar.Scalar(value2);
           if (ref)
             ref.node = node4;
           return node4;
         }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar.Scalar(value2);
       if (tagName)
         node3.tag = tagName;
       else if (!tagObj.default)
@@ -48035,10 +48045,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path73, value) {
-      let v = value;
-      for (let i = path73.length - 1; i >= 0; --i) {
-        const k = path73[i];
+    function collectionFromPath(schema, path74, value2) {
+      let v = value2;
+      for (let i = path74.length - 1; i >= 0; --i) {
+        const k = path74[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48057,7 +48067,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path73) => path73 == null || typeof path73 === "object" && !!path73[Symbol.iterator]().next().done;
+    var isEmptyPath = (path74) => path74 == null || typeof path74 === "object" && !!path74[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -48087,16 +48097,16 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path73, value) {
-        if (isEmptyPath(path73))
-          this.add(value);
+      addIn(path74, value2) {
+        if (isEmptyPath(path74))
+          this.add(value2);
         else {
-          const [key, ...rest] = path73;
+          const [key, ...rest] = path74;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
-            node3.addIn(rest, value);
+            node3.addIn(rest, value2);
           else if (node3 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -48105,8 +48115,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path73) {
-        const [key, ...rest] = path73;
+      deleteIn(path74) {
+        const [key, ...rest] = path74;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -48120,8 +48130,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path73, keepScalar) {
-        const [key, ...rest] = path73;
+      getIn(path74, keepScalar) {
+        const [key, ...rest] = path74;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -48139,8 +48149,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path73) {
-        const [key, ...rest] = path73;
+      hasIn(path74) {
+        const [key, ...rest] = path74;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -48150,16 +48160,16 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path73, value) {
-        const [key, ...rest] = path73;
+      setIn(path74, value2) {
+        const [key, ...rest] = path74;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key, value2);
         } else {
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
-            node3.setIn(rest, value);
+            node3.setIn(rest, value2);
           else if (node3 === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -48354,13 +48364,13 @@ var require_stringifyString = __commonJS({
       }
       return true;
     }
-    function doubleQuotedString(value, ctx) {
-      const json2 = JSON.stringify(value);
+    function doubleQuotedString(value2, ctx) {
+      const json2 = JSON.stringify(value2);
       if (ctx.options.doubleQuotedAsJSON)
         return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
       let str = "";
       let start = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
@@ -48434,22 +48444,22 @@ var require_stringifyString = __commonJS({
       str = start ? str + json2.slice(start) : json2;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+    function singleQuotedString(value2, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+        return doubleQuotedString(value2, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function quotedString(value, ctx) {
+    function quotedString(value2, ctx) {
       const { singleQuote } = ctx.options;
       let qs;
       if (singleQuote === false)
         qs = doubleQuotedString;
       else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
+        const hasDouble = value2.includes('"');
+        const hasSingle = value2.includes("'");
         if (hasDouble && !hasSingle)
           qs = singleQuotedString;
         else if (hasSingle && !hasDouble)
@@ -48457,7 +48467,7 @@ ${indent}`) + "'";
         else
           qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
-      return qs(value, ctx);
+      return qs(value2, ctx);
     }
     var blockEndNewlines;
     try {
@@ -48465,27 +48475,27 @@ ${indent}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
+      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent.length);
+      if (!value2)
         return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
+      for (endStart = value2.length; endStart > 0; --endStart) {
+        const ch = value2[endStart - 1];
         if (ch !== "\n" && ch !== "	" && ch !== " ")
           break;
       }
-      let end = value.substring(endStart);
+      let end = value2.substring(endStart);
       const endNlPos = end.indexOf("\n");
       if (endNlPos === -1) {
         chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
+      } else if (value2 === end || endNlPos !== end.length - 1) {
         chomp = "+";
         if (onChompKeep)
           onChompKeep();
@@ -48493,7 +48503,7 @@ ${indent}`) + "'";
         chomp = "";
       }
       if (end) {
-        value = value.slice(0, -end.length);
+        value2 = value2.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
         end = end.replace(blockEndNewlines, `$&${indent}`);
@@ -48501,8 +48511,8 @@ ${indent}`) + "'";
       let startWithSpace = false;
       let startEnd;
       let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
+      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+        const ch = value2[startEnd];
         if (ch === " ")
           startWithSpace = true;
         else if (ch === "\n")
@@ -48510,9 +48520,9 @@ ${indent}`) + "'";
         else
           break;
       }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
-        value = value.substring(start.length);
+        value2 = value2.substring(start.length);
         start = start.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
@@ -48523,7 +48533,7 @@ ${indent}`) + "'";
           onComment();
       }
       if (!literal2) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
@@ -48536,37 +48546,37 @@ ${indent}`) + "'";
           return `>${header}
 ${indent}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent}`);
+      value2 = value2.replace(/\n+/g, `$&${indent}`);
       return `|${header}
-${indent}${start}${value}${end}`;
+${indent}${start}${value2}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
+      const { type, value: value2 } = item;
       const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
+      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value2.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
-      if (containsDocumentMarker(value)) {
+      if (containsDocumentMarker(value2)) {
         if (indent === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str = value2.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
         const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
@@ -48739,7 +48749,7 @@ var require_stringifyPair = __commonJS({
     var Scalar = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
@@ -48751,7 +48761,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -48766,12 +48776,12 @@ var require_stringifyPair = __commonJS({
         explicitKey = true;
       }
       if (ctx.inFlow) {
-        if (allNullValues || value == null) {
+        if (allNullValues || value2 == null) {
           if (keyCommentDone && onComment)
             onComment();
           return str === "" ? "?" : explicitKey ? `? ${str}` : str;
         }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
         str = `? ${str}`;
         if (keyComment && !keyCommentDone) {
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
@@ -48792,26 +48802,26 @@ ${indent}:`;
           str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
+      if (identity.isNode(value2)) {
+        vsb = !!value2.spaceBefore;
+        vcb = value2.commentBefore;
+        valueComment = value2.comment;
       } else {
         vsb = false;
         vcb = null;
         valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
+        if (value2 && typeof value2 === "object")
+          value2 = doc.createNode(value2);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value))
+      if (!explicitKey && !keyComment && identity.isScalar(value2))
         ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -48827,11 +48837,11 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity.isCollection(value)) {
+      } else if (!explicitKey && identity.isCollection(value2)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
         if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -48894,7 +48904,7 @@ var require_merge = __commonJS({
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
     var merge3 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
@@ -48904,8 +48914,8 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge3.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge3.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge3.tag && tag.default);
-    function addMergeToJSMap(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
+    function addMergeToJSMap(ctx, map2, value2) {
+      const source = resolveAliasValue(ctx, value2);
       if (identity.isSeq(source))
         for (const it of source.items)
           mergeValue(ctx, map2, it);
@@ -48915,20 +48925,20 @@ var require_merge = __commonJS({
       else
         mergeValue(ctx, map2, source);
     }
-    function mergeValue(ctx, map2, value) {
-      const source = resolveAliasValue(ctx, value);
+    function mergeValue(ctx, map2, value2) {
+      const source = resolveAliasValue(ctx, value2);
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key, value3] of srcMap) {
         if (map2 instanceof Map) {
           if (!map2.has(key))
-            map2.set(key, value2);
+            map2.set(key, value3);
         } else if (map2 instanceof Set) {
           map2.add(key);
         } else if (!Object.prototype.hasOwnProperty.call(map2, key)) {
           Object.defineProperty(map2, key, {
-            value: value2,
+            value: value3,
             writable: true,
             enumerable: true,
             configurable: true
@@ -48937,8 +48947,8 @@ var require_merge = __commonJS({
       }
       return map2;
     }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    function resolveAliasValue(ctx, value2) {
+      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -48955,20 +48965,20 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map2, { key, value }) {
+    function addPairToJSMap(ctx, map2, { key, value: value2 }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map2, value);
+        key.addToJSMap(ctx, map2, value2);
       else if (merge3.isMergeKey(ctx, key))
-        merge3.addMergeToJSMap(ctx, map2, value);
+        merge3.addMergeToJSMap(ctx, map2, value2);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map2 instanceof Map) {
-          map2.set(jsKey, toJS.toJS(value, jsKey, ctx));
+          map2.set(jsKey, toJS.toJS(value2, jsKey, ctx));
         } else if (map2 instanceof Set) {
           map2.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
+          const jsValue = toJS.toJS(value2, stringKey, ctx);
           if (stringKey in map2)
             Object.defineProperty(map2, stringKey, {
               value: jsValue,
@@ -49018,24 +49028,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
+    function createPair(key, value2, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
+      const v = createNode.createNode(value2, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key, value2 = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
         this.key = key;
-        this.value = value;
+        this.value = value2;
       }
       clone(schema) {
-        let { key, value } = this;
+        let { key, value: value2 } = this;
         if (identity.isNode(key))
           key = key.clone(schema);
-        if (identity.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key, value);
+        if (identity.isNode(value2))
+          value2 = value2.clone(schema);
+        return new _Pair(key, value2);
       }
       toJSON(_, ctx) {
         const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -49238,17 +49248,17 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value) => {
+        const add = (key, value2) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
+            value2 = replacer.call(obj, key, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
-          if (value !== void 0 || keepUndefined)
-            map2.items.push(Pair.createPair(key, value, ctx));
+          if (value2 !== void 0 || keepUndefined)
+            map2.items.push(Pair.createPair(key, value2, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key, value2] of obj)
+            add(key, value2);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
             add(key, obj[key]);
@@ -49306,8 +49316,8 @@ var require_YAMLMap = __commonJS({
       has(key) {
         return !!findPair(this.items, key);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key, value2) {
+        this.add(new Pair.Pair(key, value2), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -49385,8 +49395,8 @@ var require_YAMLSeq = __commonJS({
         super(identity.SEQ, schema);
         this.items = [];
       }
-      add(value) {
-        this.items.push(value);
+      add(value2) {
+        this.items.push(value2);
       }
       /**
        * Removes a value from the collection.
@@ -49427,15 +49437,15 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
+      set(key, value2) {
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
-          prev.value = value;
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value2))
+          prev.value = value2;
         else
-          this.items[idx] = value;
+          this.items[idx] = value2;
       }
       toJSON(_, ctx) {
         const seq = [];
@@ -49511,7 +49521,7 @@ var require_string = __commonJS({
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
-      identify: (value) => typeof value === "string",
+      identify: (value2) => typeof value2 === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
       resolve: (str) => str,
@@ -49530,7 +49540,7 @@ var require_null = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
-      identify: (value) => value == null,
+      identify: (value2) => value2 == null,
       createNode: () => new Scalar.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
@@ -49548,18 +49558,18 @@ var require_bool = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
-      identify: (value) => typeof value === "boolean",
+      identify: (value2) => typeof value2 === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
       resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
+      stringify({ source, value: value2 }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
+          if (value2 === sv)
             return source;
         }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
+        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
     exports.boolTag = boolTag;
@@ -49570,13 +49580,13 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num6 = typeof value === "number" ? value : Number(value);
+    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
+      if (typeof value2 === "bigint")
+        return String(value2);
+      const num6 = typeof value2 === "number" ? value2 : Number(value2);
       if (!isFinite(num6))
         return isNaN(num6) ? ".nan" : num6 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
@@ -49600,7 +49610,7 @@ var require_float = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -49608,7 +49618,7 @@ var require_float = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -49620,7 +49630,7 @@ var require_float = __commonJS({
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
@@ -49644,16 +49654,16 @@ var require_int = __commonJS({
   "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
     function intStringify(node3, radix, prefix) {
-      const { value } = node3;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
+      const { value: value2 } = node3;
+      if (intIdentify(value2) && value2 >= 0)
+        return prefix + value2.toString(radix);
       return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
@@ -49670,7 +49680,7 @@ var require_int = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
@@ -49719,20 +49729,20 @@ var require_schema2 = __commonJS({
     var Scalar = require_Scalar();
     var map2 = require_map();
     var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
+    function intIdentify(value2) {
+      return typeof value2 === "bigint" || Number.isInteger(value2);
     }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
     var jsonScalars = [
       {
-        identify: (value) => typeof value === "string",
+        identify: (value2) => typeof value2 === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
         resolve: (str) => str,
         stringify: stringifyJSON
       },
       {
-        identify: (value) => value == null,
+        identify: (value2) => value2 == null,
         createNode: () => new Scalar.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
@@ -49741,7 +49751,7 @@ var require_schema2 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: (value) => typeof value === "boolean",
+        identify: (value2) => typeof value2 === "boolean",
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
@@ -49754,10 +49764,10 @@ var require_schema2 = __commonJS({
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
         resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
       },
       {
-        identify: (value) => typeof value === "number",
+        identify: (value2) => typeof value2 === "number",
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
@@ -49787,7 +49797,7 @@ var require_binary = __commonJS({
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
-      identify: (value) => value instanceof Uint8Array,
+      identify: (value2) => value2 instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
       tag: "tag:yaml.org,2002:binary",
@@ -49813,10 +49823,10 @@ var require_binary = __commonJS({
           return src;
         }
       },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
+      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+        if (!value2)
           return "";
-        const buf = value;
+        const buf = value2;
         let str;
         if (typeof node_buffer.Buffer === "function") {
           str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
@@ -49888,25 +49898,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value;
+          let key, value2;
           if (Array.isArray(it)) {
             if (it.length === 2) {
               key = it[0];
-              value = it[1];
+              value2 = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
               key = keys[0];
-              value = it[key];
+              value2 = it[key];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
             key = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key, value2, ctx));
         }
       return pairs2;
     }
@@ -49953,16 +49963,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map2);
         for (const pair2 of this.items) {
-          let key, value;
+          let key, value2;
           if (identity.isPair(pair2)) {
             key = toJS.toJS(pair2.key, "", ctx);
-            value = toJS.toJS(pair2.value, key, ctx);
+            value2 = toJS.toJS(pair2.value, key, ctx);
           } else {
             key = toJS.toJS(pair2, "", ctx);
           }
           if (map2.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map2.set(key, value);
+          map2.set(key, value2);
         }
         return map2;
       }
@@ -49976,7 +49986,7 @@ var require_omap = __commonJS({
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
     var omap = {
       collection: "seq",
-      identify: (value) => value instanceof Map,
+      identify: (value2) => value2 instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
@@ -50006,14 +50016,14 @@ var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
+    function boolStringify({ value: value2, source }, ctx) {
+      const boolObj = value2 ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
         return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
+      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
-      identify: (value) => value === true,
+      identify: (value2) => value2 === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -50021,7 +50031,7 @@ var require_bool2 = __commonJS({
       stringify: boolStringify
     };
     var falseTag = {
-      identify: (value) => value === false,
+      identify: (value2) => value2 === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -50040,7 +50050,7 @@ var require_float2 = __commonJS({
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -50048,7 +50058,7 @@ var require_float2 = __commonJS({
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
@@ -50060,7 +50070,7 @@ var require_float2 = __commonJS({
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
@@ -50087,7 +50097,7 @@ var require_int2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
     function intResolve(str, offset, radix, { intAsBigInt }) {
       const sign = str[0];
       if (sign === "-" || sign === "+")
@@ -50112,10 +50122,10 @@ var require_int2 = __commonJS({
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node3, radix, prefix) {
-      const { value } = node3;
-      if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      const { value: value2 } = node3;
+      if (intIdentify(value2)) {
+        const str = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
       return stringifyNumber.stringifyNumber(node3);
     }
@@ -50193,13 +50203,13 @@ var require_set = __commonJS({
         const pair2 = YAMLMap.findPair(this.items, key);
         return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
       }
-      set(key, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+      set(key, value2) {
+        if (typeof value2 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
         const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value) {
+        if (prev && !value2) {
           this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
+        } else if (!prev && value2) {
           this.items.push(new Pair.Pair(key));
         }
       }
@@ -50218,10 +50228,10 @@ var require_set = __commonJS({
         const { replacer } = ctx;
         const set3 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
+          for (let value2 of iterable) {
             if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+              value2 = replacer.call(iterable, value2, value2);
+            set3.items.push(Pair.createPair(value2, null, ctx));
           }
         return set3;
       }
@@ -50229,7 +50239,7 @@ var require_set = __commonJS({
     YAMLSet.tag = "tag:yaml.org,2002:set";
     var set2 = {
       collection: "map",
-      identify: (value) => value instanceof Set,
+      identify: (value2) => value2 instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
@@ -50263,33 +50273,33 @@ var require_timestamp = __commonJS({
       return sign === "-" ? num6(-1) * res : res;
     }
     function stringifySexagesimal(node3) {
-      let { value } = node3;
+      let { value: value2 } = node3;
       let num6 = (n) => n;
-      if (typeof value === "bigint")
+      if (typeof value2 === "bigint")
         num6 = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
+      else if (isNaN(value2) || !isFinite(value2))
         return stringifyNumber.stringifyNumber(node3);
       let sign = "";
-      if (value < 0) {
+      if (value2 < 0) {
         sign = "-";
-        value *= num6(-1);
+        value2 *= num6(-1);
       }
       const _60 = num6(60);
-      const parts = [value % _60];
-      if (value < 60) {
+      const parts = [value2 % _60];
+      if (value2 < 60) {
         parts.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+        value2 = (value2 - parts[0]) / _60;
+        parts.unshift(value2 % _60);
+        if (value2 >= 60) {
+          value2 = (value2 - parts[0]) / _60;
+          parts.unshift(value2);
         }
       }
       return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
@@ -50298,7 +50308,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var floatTime = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
@@ -50307,7 +50317,7 @@ var require_timestamp = __commonJS({
       stringify: stringifySexagesimal
     };
     var timestamp = {
-      identify: (value) => value instanceof Date,
+      identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
       // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
@@ -50330,7 +50340,7 @@ var require_timestamp = __commonJS({
         }
         return new Date(date5);
       },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
@@ -50604,7 +50614,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value2, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -50636,7 +50646,7 @@ var require_Document = __commonJS({
         } else
           this.directives = new directives.Directives({ version: version2 });
         this.setSchema(version2, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -50661,14 +50671,14 @@ var require_Document = __commonJS({
         return copy;
       }
       /** Adds a value to the document. */
-      add(value) {
+      add(value2) {
         if (assertCollection(this.contents))
-          this.contents.add(value);
+          this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path73, value) {
+      addIn(path74, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path73, value);
+          this.contents.addIn(path74, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50687,10 +50697,10 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node3.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value2, replacer, options) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
+          value2 = replacer.call({ "": value2 }, "", value2);
           _replacer = replacer;
         } else if (Array.isArray(replacer)) {
           const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -50717,7 +50727,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node3 = createNode.createNode(value, tag, ctx);
+        const node3 = createNode.createNode(value2, tag, ctx);
         if (flow && identity.isCollection(node3))
           node3.flow = true;
         setAnchors();
@@ -50727,9 +50737,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
+      createPair(key, value2, options = {}) {
         const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+        const v = this.createNode(value2, null, options);
         return new Pair.Pair(k, v);
       }
       /**
@@ -50743,14 +50753,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path73) {
-        if (Collection2.isEmptyPath(path73)) {
+      deleteIn(path74) {
+        if (Collection2.isEmptyPath(path74)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path73) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path74) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50765,10 +50775,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path73, keepScalar) {
-        if (Collection2.isEmptyPath(path73))
+      getIn(path74, keepScalar) {
+        if (Collection2.isEmptyPath(path74))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path73, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path74, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50779,33 +50789,33 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path73) {
-        if (Collection2.isEmptyPath(path73))
+      hasIn(path74) {
+        if (Collection2.isEmptyPath(path74))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path73) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path74) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key, value2) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key, value2);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path73, value) {
-        if (Collection2.isEmptyPath(path73)) {
-          this.contents = value;
+      setIn(path74, value2) {
+        if (Collection2.isEmptyPath(path74)) {
+          this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path73), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path74), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path73, value);
+          this.contents.setIn(path74, value2);
         }
       }
       /**
@@ -51191,7 +51201,7 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep2, value: value2 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
           next: key ?? sep2?.[0],
@@ -51234,7 +51244,7 @@ var require_resolve_block_map = __commonJS({
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
-          next: value,
+          next: value2,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
@@ -51243,14 +51253,14 @@ var require_resolve_block_map = __commonJS({
         offset = valueProps.end;
         if (valueProps.found) {
           if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
+            if (value2?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
           offset = valueNode.range[2];
           const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
@@ -51296,18 +51306,18 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value } of bs.items) {
+      for (const { start, value: value2 } of bs.items) {
         const props = resolveProps.resolveProps(start, {
           indicator: "seq-item-ind",
-          next: value,
+          next: value2,
           offset,
           onError,
           parentIndent: bs.indent,
           startOnNewline: true
         });
         if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
+          if (props.anchor || props.tag || value2) {
+            if (value2?.type === "block-seq")
               onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
             else
               onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -51318,9 +51328,9 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node3 = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
         offset = node3.range[2];
         seq.items.push(node3);
       }
@@ -51402,7 +51412,7 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep2, value } = collItem;
+        const { start, key, sep: sep2, value: value2 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
@@ -51413,7 +51423,7 @@ var require_resolve_flow_collection = __commonJS({
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep2 && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value2) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -51468,10 +51478,10 @@ var require_resolve_flow_collection = __commonJS({
           }
         }
         if (!isMap2 && !sep2 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
-          if (isBlock(value))
+          if (isBlock(value2))
             onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
         } else {
           ctx.atKey = true;
@@ -51483,7 +51493,7 @@ var require_resolve_flow_collection = __commonJS({
           const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
-            next: value,
+            next: value2,
             offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
@@ -51503,15 +51513,15 @@ var require_resolve_flow_collection = __commonJS({
               if (props.start < valueProps.found.offset - 1024)
                 onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
             }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+          } else if (value2) {
+            if ("source" in value2 && value2.source?.[0] === ":")
+              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
-            if (isBlock(value))
+            if (isBlock(value2))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
             if (keyNode.comment)
@@ -51654,11 +51664,11 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value3 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
@@ -51688,11 +51698,11 @@ var require_resolve_block_scalar = __commonJS({
         if (lines[i][0].length > trimIndent)
           chompStart = i + 1;
       }
-      let value = "";
+      let value2 = "";
       let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value2 += lines[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
         let [indent, content] = lines[i];
         offset += indent.length + content.length + 1;
@@ -51706,23 +51716,23 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep2 + indent.slice(trimIndent) + content;
+          value2 += sep2 + indent.slice(trimIndent) + content;
           sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
           if (sep2 === " ")
             sep2 = "\n";
           else if (!prevMoreIndented && sep2 === "\n")
             sep2 = "\n\n";
-          value += sep2 + indent.slice(trimIndent) + content;
+          value2 += sep2 + indent.slice(trimIndent) + content;
           sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
           if (sep2 === "\n")
-            value += "\n";
+            value2 += "\n";
           else
             sep2 = "\n";
         } else {
-          value += sep2 + content;
+          value2 += sep2 + content;
           sep2 = " ";
           prevMoreIndented = false;
         }
@@ -51732,15 +51742,15 @@ var require_resolve_block_scalar = __commonJS({
           break;
         case "+":
           for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
+            value2 += "\n" + lines[i][0].slice(trimIndent);
+          if (value2[value2.length - 1] !== "\n")
+            value2 += "\n";
           break;
         default:
-          value += "\n";
+          value2 += "\n";
       }
       const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
+      return { value: value2, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -51825,20 +51835,20 @@ var require_resolve_flow_scalar = __commonJS({
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
       let _type;
-      let value;
+      let value2;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value2 = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
+          value2 = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
+          value2 = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -51853,7 +51863,7 @@ var require_resolve_flow_scalar = __commonJS({
       const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
-        value,
+        value: value2,
         type: _type,
         comment: re.comment,
         range: [offset, valueEnd, re.offset]
@@ -52046,28 +52056,28 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+        tag = findScalarTagByTest(ctx, value2, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error63) {
         const msg = error63 instanceof Error ? error63.message : String(error63);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar = new Scalar.Scalar(value2);
       }
       scalar.range = range;
-      scalar.source = value;
+      scalar.source = value2;
       if (type)
         scalar.type = type;
       if (tagName)
@@ -52078,7 +52088,7 @@ var require_compose_scalar = __commonJS({
         scalar.comment = comment;
       return scalar;
     }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
@@ -52091,7 +52101,7 @@ var require_compose_scalar = __commonJS({
         }
       }
       for (const tag of matchWithTest)
-        if (tag.test?.test(value))
+        if (tag.test?.test(value2))
           return tag;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
@@ -52101,10 +52111,10 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -52262,7 +52272,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    function composeDoc(options, directives, { offset, start, value: value2, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -52274,7 +52284,7 @@ var require_compose_doc = __commonJS({
       };
       const props = resolveProps.resolveProps(start, {
         indicator: "doc-start",
-        next: value ?? end?.[0],
+        next: value2 ?? end?.[0],
         offset,
         onError,
         parentIndent: 0,
@@ -52282,10 +52292,10 @@ var require_compose_doc = __commonJS({
       });
       if (props.found) {
         doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -52533,9 +52543,9 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value, context3) {
+    function createScalarToken(value2, context3) {
       const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey,
         indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -52565,7 +52575,7 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value, context3 = {}) {
+    function setScalarValue(token, value2, context3 = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
       let indent = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent === "number")
@@ -52588,7 +52598,7 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey: implicitKey || indent === null,
         indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
         inFlow,
@@ -52734,7 +52744,7 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep2, value }) {
+    function stringifyItem({ start, key, sep: sep2, value: value2 }) {
       let res = "";
       for (const st of start)
         res += st.source;
@@ -52743,8 +52753,8 @@ var require_cst_stringify = __commonJS({
       if (sep2)
         for (const st of sep2)
           res += st.source;
-      if (value)
-        res += stringifyToken(value);
+      if (value2)
+        res += stringifyToken(value2);
       return res;
     }
     exports.stringify = stringify2;
@@ -52766,9 +52776,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path73) => {
+    visit3.itemAtPath = (cst, path74) => {
       let item = cst;
-      for (const [field, index] of path73) {
+      for (const [field, index] of path74) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52777,23 +52787,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path73) => {
-      const parent = visit3.itemAtPath(cst, path73.slice(0, -1));
-      const field = path73[path73.length - 1][0];
+    visit3.parentCollection = (cst, path74) => {
+      const parent = visit3.itemAtPath(cst, path74.slice(0, -1));
+      const field = path74[path74.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path73, item, visitor) {
-      let ctrl = visitor(item, path73);
+    function _visit(path74, item, visitor) {
+      let ctrl = visitor(item, path74);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path73.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path74.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52804,10 +52814,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path73);
+            ctrl = ctrl(item, path74);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path73) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path74) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54477,7 +54487,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify2(value2, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -54490,14 +54500,14 @@ var require_public_api = __commonJS({
         const indent = Math.round(options);
         options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
       }
-      if (value === void 0) {
+      if (value2 === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
-      if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+      if (identity.isDocument(value2) && !_replacer)
+        return value2.toString(options);
+      return new Document.Document(value2, _replacer, options).toString(options);
     }
     exports.parse = parse5;
     exports.parseAllDocuments = parseAllDocuments;
@@ -54575,8 +54585,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path73 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path73} does not exist${EOL5}`);
+            const path74 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path74} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -54737,22 +54747,22 @@ var require_lib3 = __commonJS({
       };
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P2, generator) {
-      function adopt(value) {
-        return value instanceof P2 ? value : new P2(function(resolve) {
-          resolve(value);
+      function adopt(value2) {
+        return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+          resolve(value2);
         });
       }
       return new (P2 || (P2 = Promise))(function(resolve, reject) {
-        function fulfilled(value) {
+        function fulfilled(value2) {
           try {
-            step2(generator.next(value));
+            step2(generator.next(value2));
           } catch (e) {
             reject(e);
           }
         }
-        function rejected(value) {
+        function rejected(value2) {
           try {
-            step2(generator["throw"](value));
+            step2(generator["throw"](value2));
           } catch (e) {
             reject(e);
           }
@@ -55338,14 +55348,14 @@ var require_lib3 = __commonJS({
             if (statusCode === HttpCodes2.NotFound) {
               resolve(response);
             }
-            function dateTimeDeserializer(key, value) {
-              if (typeof value === "string") {
-                const a = new Date(value);
+            function dateTimeDeserializer(key, value2) {
+              if (typeof value2 === "string") {
+                const a = new Date(value2);
                 if (!isNaN(a.valueOf())) {
                   return a;
                 }
               }
-              return value;
+              return value2;
             }
             let obj;
             let contents;
@@ -55432,22 +55442,22 @@ var init_utils = __esm({
     httpClient = __toESM(require_lib3(), 1);
     import_undici2 = __toESM(require_undici(), 1);
     __awaiter3 = function(thisArg, _arguments, P2, generator) {
-      function adopt(value) {
-        return value instanceof P2 ? value : new P2(function(resolve) {
-          resolve(value);
+      function adopt(value2) {
+        return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+          resolve(value2);
         });
       }
       return new (P2 || (P2 = Promise))(function(resolve, reject) {
-        function fulfilled(value) {
+        function fulfilled(value2) {
           try {
-            step2(generator.next(value));
+            step2(generator.next(value2));
           } catch (e) {
             reject(e);
           }
         }
-        function rejected(value) {
+        function rejected(value2) {
           try {
-            step2(generator["throw"](value));
+            step2(generator["throw"](value2));
           } catch (e) {
             reject(e);
           }
@@ -55612,13 +55622,13 @@ function lowercaseKeys(object2) {
     return newObj;
   }, {});
 }
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject2(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 function mergeDeep(defaults3, options) {
   const result = Object.assign({}, defaults3);
@@ -55706,57 +55716,57 @@ function encodeUnreserved(str) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+function encodeValue(operator, value2, key) {
+  value2 = operator === "+" || operator === "#" ? encodeReserved(value2) : encodeUnreserved(value2);
   if (key) {
-    return encodeUnreserved(key) + "=" + value;
+    return encodeUnreserved(key) + "=" + value2;
   } else {
-    return value;
+    return value2;
   }
 }
-function isDefined(value) {
-  return value !== void 0 && value !== null;
+function isDefined(value2) {
+  return value2 !== void 0 && value2 !== null;
 }
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
 function getValues(context3, operator, key, modifier) {
-  var value = context3[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
+  var value2 = context3[key], result = [];
+  if (isDefined(value2) && value2 !== "") {
+    if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "bigint" || typeof value2 === "boolean") {
+      value2 = value2.toString();
       if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
+        value2 = value2.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
       );
     } else {
       if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value22, isKeyOperator(operator) ? key : "")
             );
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
+              result.push(encodeValue(operator, value2[k], k));
             }
           });
         }
       } else {
         const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
+            tmp.push(encodeValue(operator, value22));
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
               tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
+              tmp.push(encodeValue(operator, value2[k].toString()));
             }
           });
         }
@@ -55769,12 +55779,12 @@ function getValues(context3, operator, key, modifier) {
     }
   } else {
     if (operator === ";") {
-      if (isDefined(value)) {
+      if (isDefined(value2)) {
         result.push(encodeUnreserved(key));
       }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
+    } else if (value2 === "" && (operator === "&" || operator === "?")) {
       result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
+    } else if (value2 === "") {
       result.push("");
     }
   }
@@ -55993,20 +56003,20 @@ var require_dist3 = __commonJS({
             index = skipOWS(header, index + 1, len);
             if (index < len && header.charCodeAt(index) === DQUOTE) {
               index++;
-              let value = "";
+              let value2 = "";
               while (index < len) {
                 const code2 = header.charCodeAt(index++);
                 if (code2 === DQUOTE) {
                   index = skipValue(header, index, len, stopChar);
                   if (parameters[key] === void 0)
-                    parameters[key] = value;
+                    parameters[key] = value2;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
-                  value += header[index++];
+                  value2 += header[index++];
                   continue;
                 }
-                value += String.fromCharCode(code2);
+                value2 += String.fromCharCode(code2);
               }
               continue parameter;
             }
@@ -56228,12 +56238,12 @@ var init_json_with_bigint = __esm({
       }
       return chunks2.join("");
     };
-    JSONStringify = (value, replacer, space) => {
+    JSONStringify = (value2, replacer, space) => {
       try {
         const supportsRawJSON = "rawJSON" in JSON;
         if (supportsRawJSON) {
           return originalStringify(
-            value,
+            value2,
             (key, val) => {
               if (typeof val === "bigint") return JSON.rawJSON(val.toString());
               const hasFunctionReplacer = typeof replacer === "function";
@@ -56245,9 +56255,9 @@ var init_json_with_bigint = __esm({
             space
           );
         }
-        if (!value) return originalStringify(value, replacer, space);
+        if (!value2) return originalStringify(value2, replacer, space);
         const convertedToCustomJSON = originalStringify(
-          value,
+          value2,
           (key, val) => {
             const isNoise = typeof val === "string" && noiseValue.test(val);
             if (isNoise) return val.toString() + "n";
@@ -56268,7 +56278,7 @@ var init_json_with_bigint = __esm({
         return denoisedJSON;
       } catch (error63) {
         if (error63 instanceof RangeError) {
-          const convertedJSON = stringifyIteratively(value, replacer, space);
+          const convertedJSON = stringifyIteratively(value2, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
           if (supportsRawJSON) return convertedJSON;
@@ -56296,26 +56306,26 @@ var init_json_with_bigint = __esm({
         return false;
       }
     };
-    convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
-      const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-      if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-      const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-      if (isNoiseValue) return value.slice(0, -1);
+    convertMarkedBigIntsReviver = (key, value2, context3, userReviver) => {
+      const isCustomFormatBigInt = typeof value2 === "string" && customFormat.test(value2);
+      if (isCustomFormatBigInt) return BigInt(value2.slice(0, -1));
+      const isNoiseValue = typeof value2 === "string" && noiseValue.test(value2);
+      if (isNoiseValue) return value2.slice(0, -1);
       const hasUserReviver = typeof userReviver === "function";
-      if (!hasUserReviver) return value;
-      return userReviver(key, value, context3);
+      if (!hasUserReviver) return value2;
+      return userReviver(key, value2, context3);
     };
     JSONParseV2 = (text2, reviver) => {
-      return JSON.parse(text2, (key, value, context3) => {
-        const isNumber = typeof value === "number";
-        const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+      return JSON.parse(text2, (key, value2, context3) => {
+        const isNumber = typeof value2 === "number";
+        const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
         const isBigNumber = isNumber && isOutOfBounds;
         const isInt = context3 && intRegex.test(context3.source);
         const isBigInt = isBigNumber && isInt;
         if (isBigInt) return BigInt(context3.source);
         const hasCustomReviver = typeof reviver === "function";
-        if (!hasCustomReviver) return value;
-        return reviver(key, value, context3);
+        if (!hasCustomReviver) return value2;
+        return reviver(key, value2, context3);
       });
     };
     MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -56329,35 +56339,35 @@ var init_json_with_bigint = __esm({
         const node3 = stack[stack.length - 1];
         if (!node3.visited) {
           node3.visited = true;
-          const value = node3.parent[node3.key];
-          const isComplexObject = value !== null && typeof value === "object";
+          const value2 = node3.parent[node3.key];
+          const isComplexObject = value2 !== null && typeof value2 === "object";
           if (isComplexObject) {
-            const keys = Object.keys(value);
+            const keys = Object.keys(value2);
             for (let i = keys.length - 1; i >= 0; i--) {
-              stack.push({ parent: value, key: keys[i], visited: false });
+              stack.push({ parent: value2, key: keys[i], visited: false });
             }
           }
         } else {
           const { parent, key } = node3;
-          let value = parent[key];
-          if (typeof value === "string") {
-            const isCustomFormatBigInt = customFormat.test(value);
+          let value2 = parent[key];
+          if (typeof value2 === "string") {
+            const isCustomFormatBigInt = customFormat.test(value2);
             if (isCustomFormatBigInt) {
-              value = BigInt(value.slice(0, -1));
+              value2 = BigInt(value2.slice(0, -1));
             } else {
-              const isNoise = noiseValue.test(value);
-              if (isNoise) value = value.slice(0, -1);
+              const isNoise = noiseValue.test(value2);
+              if (isNoise) value2 = value2.slice(0, -1);
             }
           }
           const hasUserReviver = typeof userReviver === "function";
           if (hasUserReviver) {
-            value = userReviver.call(parent, key, value);
+            value2 = userReviver.call(parent, key, value2);
           }
-          const isDeleted = value === void 0;
+          const isDeleted = value2 === void 0;
           if (isDeleted) {
             delete parent[key];
           } else {
-            parent[key] = value;
+            parent[key] = value2;
           }
           stack.pop();
         }
@@ -56386,7 +56396,7 @@ var init_json_with_bigint = __esm({
         const serializedData = serializeBigInts(text2);
         return originalParse(
           serializedData,
-          (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
+          (key, value2, context3) => convertMarkedBigIntsReviver(key, value2, context3, reviver)
         );
       } catch (error63) {
         if (error63 instanceof RangeError) {
@@ -56445,13 +56455,13 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/request/dist-bundle/index.js
-function isPlainObject3(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject3(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 async function fetchWrapper(requestOptions) {
   const fetch3 = requestOptions.request?.fetch || globalThis.fetch;
@@ -56464,9 +56474,9 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject3(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
+    Object.entries(requestOptions.headers).map(([name, value2]) => [
       name,
-      String(value)
+      String(value2)
     ])
   );
   let fetchResponse;
@@ -56506,8 +56516,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key, value2] of fetchResponse.headers) {
+    responseHeaders[key] = value2;
   }
   const octokitResponse = {
     url: url2,
@@ -59361,8 +59371,8 @@ var init_endpoints_to_methods = __esm({
       ownKeys({ scope }) {
         return [...endpointMethodsMap.get(scope).keys()];
       },
-      set(target, methodName, value) {
-        return target.cache[methodName] = value;
+      set(target, methodName, value2) {
+        return target.cache[methodName] = value2;
       },
       get({ octokit, scope, cache: cache3 }, methodName) {
         if (cache3[methodName]) {
@@ -59625,14 +59635,14 @@ var require_light = __commonJS({
           this._last = null;
           this.length = 0;
         }
-        push(value) {
+        push(value2) {
           var node3;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
           node3 = {
-            value,
+            value: value2,
             prev: this._last,
             next: null
           };
@@ -59645,7 +59655,7 @@ var require_light = __commonJS({
           return void 0;
         }
         shift() {
-          var value;
+          var value2;
           if (this._first == null) {
             return;
           } else {
@@ -59654,13 +59664,13 @@ var require_light = __commonJS({
               this.decr();
             }
           }
-          value = this._first.value;
+          value2 = this._first.value;
           if ((this._first = this._first.next) != null) {
             this._first.prev = null;
           } else {
             this._last = null;
           }
-          return value;
+          return value2;
         }
         first() {
           if (this._first != null) {
@@ -60650,14 +60660,14 @@ var require_light = __commonJS({
               });
             });
           }
-          _drainAll(capacity, total = 0) {
+          _drainAll(capacity, total2 = 0) {
             return this._drainOne(capacity).then((drained) => {
               var newCapacity;
               if (drained != null) {
                 newCapacity = capacity != null ? capacity - drained : capacity;
-                return this._drainAll(newCapacity, total + drained);
+                return this._drainAll(newCapacity, total2 + drained);
               } else {
-                return this.Promise.resolve(total);
+                return this.Promise.resolve(total2);
               }
             }).catch((e) => {
               return this.Events.trigger("error", e);
@@ -61028,7 +61038,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path73) => path73.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path74) => path74.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61492,7 +61502,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path72 from "node:path";
+import path73 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -61585,9 +61595,9 @@ function issueFileCommand(command, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value2) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  const convertedValue = toCommandValue(value);
+  const convertedValue = toCommandValue(value2);
   if (key.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
@@ -61659,22 +61669,22 @@ var HttpResponseRetryCodes = [
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P2, generator) {
-  function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve) {
-      resolve(value);
+  function adopt(value2) {
+    return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+      resolve(value2);
     });
   }
   return new (P2 || (P2 = Promise))(function(resolve, reject) {
-    function fulfilled(value) {
+    function fulfilled(value2) {
       try {
-        step2(generator.next(value));
+        step2(generator.next(value2));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value) {
+    function rejected(value2) {
       try {
-        step2(generator["throw"](value));
+        step2(generator["throw"](value2));
       } catch (e) {
         reject(e);
       }
@@ -61725,7 +61735,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs = {}) {
-    const htmlAttrs = Object.entries(attrs).map(([key, value]) => ` ${key}="${value}"`).join("");
+    const htmlAttrs = Object.entries(attrs).map(([key, value2]) => ` ${key}="${value2}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -61958,22 +61968,22 @@ var arch = os3.arch();
 
 // node_modules/@actions/core/lib/core.js
 var __awaiter2 = function(thisArg, _arguments, P2, generator) {
-  function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve) {
-      resolve(value);
+  function adopt(value2) {
+    return value2 instanceof P2 ? value2 : new P2(function(resolve) {
+      resolve(value2);
     });
   }
   return new (P2 || (P2 = Promise))(function(resolve, reject) {
-    function fulfilled(value) {
+    function fulfilled(value2) {
       try {
-        step2(generator.next(value));
+        step2(generator.next(value2));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value) {
+    function rejected(value2) {
       try {
-        step2(generator["throw"](value));
+        step2(generator["throw"](value2));
       } catch (e) {
         reject(e);
       }
@@ -62002,13 +62012,13 @@ function getInput(name, options) {
   }
   return val.trim();
 }
-function setOutput(name, value) {
+function setOutput(name, value2) {
   const filePath = process.env["GITHUB_OUTPUT"] || "";
   if (filePath) {
-    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value));
+    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value2));
   }
   process.stdout.write(os4.EOL);
-  issueCommand("set-output", { name }, toCommandValue(value));
+  issueCommand("set-output", { name }, toCommandValue(value2));
 }
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
@@ -62364,9 +62374,9 @@ function normalQuantile(p) {
   return q < 0 ? -z3 : z3;
 }
 function horner(c, x) {
-  let value = 0;
-  for (let i = c.length - 1; i >= 0; i--) value = value * x + c[i];
-  return value;
+  let value2 = 0;
+  for (let i = c.length - 1; i >= 0; i--) value2 = value2 * x + c[i];
+  return value2;
 }
 var CENTRAL_SPLIT = 0.425;
 var CENTRAL_CONST = 0.180625;
@@ -62503,13 +62513,13 @@ function signedRankNullCounts(doubledRanks) {
     const cached2 = cache.get(n);
     if (cached2) return cached2;
   }
-  let total = 0;
+  let total2 = 0;
   for (const r of doubledRanks) {
     if (!Number.isInteger(r) || r < 1)
       throw new RangeError(`doubled ranks must be positive integers, got ${r}`);
-    total += r;
+    total2 += r;
   }
-  const counts = new Float64Array(total + 1);
+  const counts = new Float64Array(total2 + 1);
   counts[0] = 1;
   let reach = 0;
   for (const r of doubledRanks) {
@@ -62525,16 +62535,16 @@ var cache = /* @__PURE__ */ new Map();
 function walshHodgesLehmann(d, levels) {
   const n = d.length;
   if (n === 0) throw new RangeError("Hodges-Lehmann of paired differences needs at least one pair");
-  const total = n * (n + 1) / 2;
-  const walsh = new Float64Array(total);
+  const total2 = n * (n + 1) / 2;
+  const walsh = new Float64Array(total2);
   let k = 0;
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (d[i] + d[j]) / 2;
   walsh.sort();
-  const mid = total >> 1;
-  const shift = total % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
+  const mid = total2 >> 1;
+  const shift = total2 % 2 === 1 ? walsh[mid] : (walsh[mid - 1] + walsh[mid]) / 2;
   const intervals = levels.map((level2) => {
     const { index, achievedLevel } = signedRankCiIndex(n, level2);
-    return { level: level2, lower: walsh[index - 1], upper: walsh[total - index], index, achievedLevel };
+    return { level: level2, lower: walsh[index - 1], upper: walsh[total2 - index], index, achievedLevel };
   });
   return { shift, intervals };
 }
@@ -62811,12 +62821,12 @@ function shiftCiIndex(m, n, level2) {
   const tail2 = (1 - level2) / 2;
   if (m * n <= MAX_EXACT_PRODUCT) {
     const counts = mannWhitneyNullCounts(m, n);
-    const total = binomialCoefficient(m + n, m);
+    const total2 = binomialCoefficient(m + n, m);
     let below = 0;
     let q2 = 0;
-    while ((below + counts[q2]) / total < tail2) below += counts[q2++];
-    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total };
-    return { index: q2, achievedLevel: 1 - 2 * below / total };
+    while ((below + counts[q2]) / total2 < tail2) below += counts[q2++];
+    if (q2 === 0) return { index: 1, achievedLevel: 1 - 2 * counts[0] / total2 };
+    return { index: q2, achievedLevel: 1 - 2 * below / total2 };
   }
   const mean2 = m * n / 2;
   const sigma = Math.sqrt(m * n * (m + n + 1) / 12);
@@ -62855,8 +62865,8 @@ var CONTINUITY_CORRECTION = 0.5;
 
 // src/core/stats/tied-rank-sum-null-counts.ts
 function tiedRankSumNullCounts(tieSizes, m) {
-  const total = tieSizes.reduce((a, b) => a + b, 0);
-  const maxSum = m * (2 * total - m + 1);
+  const total2 = tieSizes.reduce((a, b) => a + b, 0);
+  const maxSum = m * (2 * total2 - m + 1);
   const width = maxSum + 1;
   const ways = new Float64Array((m + 1) * width);
   ways[0] = 1;
@@ -62877,7 +62887,7 @@ function tiedRankSumNullCounts(tieSizes, m) {
     }
     before += t;
   }
-  const counts = new Float64Array(2 * m * (total - m) + 1);
+  const counts = new Float64Array(2 * m * (total2 - m) + 1);
   const offset = m * width + m * (m + 1);
   for (let u2 = 0; u2 < counts.length; u2++) counts[u2] = ways[offset + u2];
   return counts;
@@ -62918,8 +62928,8 @@ function mannWhitneyU(base, head) {
   return { ...common, method: "normal-approximation", p, z: z3 };
 }
 function tiedExactCost(m, n) {
-  const total = m + n;
-  return total * m * (m * (2 * total - m + 1));
+  const total2 = m + n;
+  return total2 * m * (m * (2 * total2 - m + 1));
 }
 var MAX_TIED_EXACT_COST = 5e7;
 
@@ -62975,7 +62985,7 @@ init_result_types();
 // src/core/compare/cell-runs.ts
 init_simple_statistics();
 init_result_types();
-function collectCellRuns(samples, metric, value = "final") {
+function collectCellRuns(samples, metric, value2 = "final") {
   const cells = /* @__PURE__ */ new Map();
   const attempts = /* @__PURE__ */ new Map();
   for (const s of samples) {
@@ -62991,12 +63001,12 @@ function collectCellRuns(samples, metric, value = "final") {
     const key = `${id}\0${s.arm}\0${s.round}`;
     if ((attempts.get(key) ?? -Infinity) > s.attempt) continue;
     attempts.set(key, s.attempt);
-    runs.byRound.set(s.round, runValue(s, metric, value));
+    runs.byRound.set(s.round, runValue(s, metric, value2));
   }
   return cells;
 }
-function runValue(sample, metric, value = "final") {
-  if (value === "progress-median" && metric === "tps") {
+function runValue(sample, metric, value2 = "final") {
+  if (value2 === "progress-median" && metric === "tps") {
     const tps = sample.progress.filter((p) => p.t > PROGRESS_SKIP_SECONDS).map((p) => p.tps);
     if (tps.length >= PROGRESS_MIN_POINTS) return median(tps);
   }
@@ -63132,11 +63142,11 @@ function recommendRounds(input2) {
 function measuredNoiseCvPct(result, metric) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const s of result.samples) {
-    const value = s.metrics[metric];
-    if (s.status !== "ok" || value === void 0 || !(Number.isFinite(value) && value > 0)) continue;
+    const value2 = s.metrics[metric];
+    if (s.status !== "ok" || value2 === void 0 || !(Number.isFinite(value2) && value2 > 0)) continue;
     const key = `${cellId(s)}\0${s.arm}`;
     const list = groups2.get(key) ?? [];
-    list.push(value);
+    list.push(value2);
     groups2.set(key, list);
   }
   const spreads = [...groups2.values()].filter((v) => v.length >= 3).map(robustLogSpread);
@@ -63575,13 +63585,13 @@ function steadyLookup(result) {
     return memo2.get(key);
   };
 }
-function parseSteadyPass(value) {
-  const v = value.trim().toLowerCase();
+function parseSteadyPass(value2) {
+  const v = value2.trim().toLowerCase();
   if (v === "all") return { value: "all" };
   if (v === "off" || v === "0") return { value: 0 };
   if (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 1e4) return { value: Number(v) };
   return {
-    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value}'`
+    problem: `must be a client count from 1 to 10000 (steady evidence may pass cells up to that many clients), all, or off; got '${value2}'`
   };
 }
 function steadyPassText(policy) {
@@ -64230,20 +64240,20 @@ function settingNameProblem(name) {
   }
   return void 0;
 }
-function settingValueProblem(name, value) {
-  if (/[\n\r]/.test(value)) return `the value of "${name}" must be a single line (it contains a line break)`;
-  if (value.includes("\0")) return `the value of "${name}" must not contain a NUL character`;
-  if (value.length > MAX_SETTING_VALUE_LENGTH) {
-    return `the value of "${name}" is ${value.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
+function settingValueProblem(name, value2) {
+  if (/[\n\r]/.test(value2)) return `the value of "${name}" must be a single line (it contains a line break)`;
+  if (value2.includes("\0")) return `the value of "${name}" must not contain a NUL character`;
+  if (value2.length > MAX_SETTING_VALUE_LENGTH) {
+    return `the value of "${name}" is ${value2.length} characters long (at most ${MAX_SETTING_VALUE_LENGTH})`;
   }
   const refused = refusedSetting(name);
-  if (refused?.refuses === "paths" && /[/\\]/.test(value)) {
-    return `"${name}" takes ${refused.takes}, not paths, got '${value}': ${refused.why}`;
+  if (refused?.refuses === "paths" && /[/\\]/.test(value2)) {
+    return `"${name}" takes ${refused.takes}, not paths, got '${value2}': ${refused.why}`;
   }
   return void 0;
 }
-function settingProblem(name, value) {
-  return settingNameProblem(name) ?? settingValueProblem(name, value);
+function settingProblem(name, value2) {
+  return settingNameProblem(name) ?? settingValueProblem(name, value2);
 }
 function aliasNote(refused) {
   if (!refused) return "";
@@ -64279,25 +64289,25 @@ var FAIL_ON_MEANING = {
 };
 var ALPHA_RANGE = { above: 0, below: 0.5 };
 var THRESHOLD_RANGE = { above: 0, below: 100 };
-function alphaProblem(value) {
-  return rangeProblem(value, ALPHA_RANGE, String(DEFAULT_ALPHA));
+function alphaProblem(value2) {
+  return rangeProblem(value2, ALPHA_RANGE, String(DEFAULT_ALPHA));
 }
-function thresholdProblem(value) {
-  return rangeProblem(value.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
+function thresholdProblem(value2) {
+  return rangeProblem(value2.replace(/%$/, ""), THRESHOLD_RANGE, String(DEFAULT_THRESHOLD_PCT));
 }
-function parseFailOn(value) {
-  return FAIL_ON.includes(value) ? value : void 0;
+function parseFailOn(value2) {
+  return FAIL_ON.includes(value2) ? value2 : void 0;
 }
-function rangeProblem(value, range, example) {
-  const n = Number(value);
-  if (value.trim() !== "" && n > range.above && n < range.below) return void 0;
-  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value}'`;
+function rangeProblem(value2, range, example) {
+  const n = Number(value2);
+  if (value2.trim() !== "" && n > range.above && n < range.below) return void 0;
+  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value2}'`;
 }
 function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
   const own2 = {};
   for (const [name, w] of Object.entries(workloads ?? {})) {
-    const value = typeof w === "object" && w !== null ? w.failOn : void 0;
-    const parsed = typeof value === "string" ? parseFailOn(value) : void 0;
+    const value2 = typeof w === "object" && w !== null ? w.failOn : void 0;
+    const parsed = typeof value2 === "string" ? parseFailOn(value2) : void 0;
     if (parsed) own2[name] = { failOn: parsed };
   }
   return { failOn, workloads: own2 };
@@ -64360,9 +64370,9 @@ function matrixCellName(name, combination) {
 }
 function matrixCombinations(matrix) {
   const lists = Object.entries(matrix);
-  const total = lists.reduce((n, [, values]) => n * values.length, 1);
+  const total2 = lists.reduce((n, [, values]) => n * values.length, 1);
   const combos = [];
-  for (let index = 0; index < total; index++) {
+  for (let index = 0; index < total2; index++) {
     const combination = new Array(lists.length);
     let rest = index;
     for (let i = lists.length - 1; i >= 0; i--) {
@@ -64565,8 +64575,8 @@ function refineClients(w, ctx) {
   }
 }
 function refineSettingsAndArgs(w, ctx, checkArg) {
-  for (const [name, value] of Object.entries(w.settings)) {
-    const problem2 = settingProblem(name, String(value));
+  for (const [name, value2] of Object.entries(w.settings)) {
+    const problem2 = settingProblem(name, String(value2));
     if (problem2) ctx.addIssue({ code: "custom", path: ["settings", name], message: problem2 });
   }
   refineMatrix(w, ctx);
@@ -64705,8 +64715,9 @@ function formatBytes(bytes) {
 // src/core/compare/evidence/memory-evidence.ts
 var MEMORY_FLOORS = {
   // 2 MiB and 20%: a backend's anonymous memory moved by up to 0.7 MB (16%) between A/A runs of one
-  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes. A
-  // patch that keeps 2 MiB more per backend is a finding (times max_connections).
+  // install here (allocator arenas, the moment of the reading): the floors hold about 3x that in bytes; the
+  // medians of 4 runs moved at most 165 kB (4.1%) over 16 A/A pair-cells (bench/memory-aa.ts). A patch that
+  // keeps 2 MiB more per backend is a finding (times max_connections).
   backendMemoryPeakBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
   backendMemoryMedianBytes: { bytes: 2 * 1024 * 1024, pct: 20 },
   // 8 kB (one block) and 10% per transaction: spills are block-sized and repeat exactly with the data.
@@ -65183,13 +65194,13 @@ function hypothesisLabel(ctx, id, metric) {
 function workloadMetrics(result, warnings) {
   const byWorkload = /* @__PURE__ */ new Map();
   for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
-    if (value === void 0) continue;
-    const names = Array.isArray(value) ? value : [];
+    const value2 = typeof spec === "object" && spec !== null ? spec.metrics : void 0;
+    if (value2 === void 0) continue;
+    const names = Array.isArray(value2) ? value2 : [];
     const metrics = names.map((n) => typeof n === "string" ? metricFromName(n) : void 0);
     if (metrics.length === 0 || metrics.some((m) => m === void 0)) {
       warnings.push(
-        `workload '${name}' has metrics ${JSON.stringify(value)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
+        `workload '${name}' has metrics ${JSON.stringify(value2)}, not a list of ${Object.keys(GATED_METRIC_NAMES).join(", ")}; using tps`
       );
       continue;
     }
@@ -65248,13 +65259,13 @@ function analyseLook(ctx, spec) {
     });
     x.stats = { ...unpaired, ciEquivalence: st.ciEquivalence };
   }
-  const open8 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
+  const open9 = measured.filter((m2) => m2.stats !== null && m2.stats.p !== null);
   const stillIn = measured.filter(
     (m2) => m2.frozen && m2.frozen.verdict !== "regression" && m2.frozen.verdict !== "improvement"
   ).length;
-  const adjusted = holmAdjust([...open8.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
-  const adjustedByKey = new Map(open8.map((m2, i) => [m2.key, adjusted[i]]));
-  const familySize = open8.length + stillIn;
+  const adjusted = holmAdjust([...open9.map((m2) => m2.stats.p), ...new Array(stillIn).fill(1)]);
+  const adjustedByKey = new Map(open9.map((m2, i) => [m2.key, adjusted[i]]));
+  const familySize = open9.length + stillIn;
   const byHead = new Map(ctx.heads.map((h) => [h, []]));
   for (const m2 of measured) {
     if (m2.frozen) {
@@ -65370,12 +65381,12 @@ var MEDIAN_SE_FACTOR = Math.sqrt(Math.PI / 2);
 function workloadThresholds(result, fallback, warnings) {
   const overrides = /* @__PURE__ */ new Map();
   for (const [name, spec] of Object.entries(result.workloads ?? {})) {
-    const value = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
-    if (value === void 0) continue;
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) overrides.set(name, value);
+    const value2 = typeof spec === "object" && spec !== null ? spec.threshold : void 0;
+    if (value2 === void 0) continue;
+    if (typeof value2 === "number" && Number.isFinite(value2) && value2 > 0) overrides.set(name, value2);
     else
       warnings.push(
-        `workload '${name}' has threshold ${JSON.stringify(value)}, not a positive percentage; using ${fallback}%`
+        `workload '${name}' has threshold ${JSON.stringify(value2)}, not a positive percentage; using ${fallback}%`
       );
   }
   return (workload) => overrides.get(workload) ?? fallback;
@@ -65558,7 +65569,7 @@ function adaptiveLook(result, plan, options = {}) {
       frozen
     });
     const decidedNow = [];
-    const open8 = [];
+    const open9 = [];
     const openIds = /* @__PURE__ */ new Set();
     openCellIds.push(openIds);
     for (const [head, cells] of byHead) {
@@ -65568,7 +65579,7 @@ function adaptiveLook(result, plan, options = {}) {
         if (frozen.has(key) || ctx.untimed.has(c.workload)) continue;
         const label = hypothesisLabel(ctx, c.id, c.metric);
         if (c.verdict === "inconclusive") {
-          open8.push(`${head}:${label}`);
+          open9.push(`${head}:${label}`);
           openIds.add(c.id);
           continue;
         }
@@ -65590,16 +65601,16 @@ function adaptiveLook(result, plan, options = {}) {
     const regressed = decidedCells.filter(
       (d) => d.verdict === "regression" && !unstable.get(d.head)?.has(d.id)
     );
-    stopReason = open8.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open8.length} cell(s) stay undecided` : null;
+    stopReason = open9.length === 0 ? `every cell decided at look ${k} of ${plan.schedule.length} (${rounds} rounds)` : (options.stopOnRegression ?? true) && regressed.length > 0 ? `regression certified at look ${k} (${regressed.map((d) => `${d.head}:${d.label}`).join(", ")}); the gate's answer cannot change` : k === plan.schedule.length ? `the budget of ${plan.maxRounds} rounds is spent: ${open9.length} cell(s) stay undecided` : null;
     history.push({
       look: k,
       rounds,
       lookAlpha: plan.lookAlpha[k - 1],
       equivalenceLevel: plan.equivalenceLevels[k - 1],
       decided: decidedNow,
-      open: open8,
+      open: open9,
       stop: stopReason !== null,
-      reason: stopReason ?? `${open8.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
+      reason: stopReason ?? `${open9.length} cell(s) undecided at look ${k}; continue to ${plan.schedule[k]} rounds`
     });
     if (stopReason !== null && k < look) {
       return finish(k);
@@ -65637,8 +65648,8 @@ function adaptiveLook(result, plan, options = {}) {
 function adaptiveRecord(plan, look) {
   return { plan, looks: look.history };
 }
-function sequentialDesignFromJson(value) {
-  const v = typeof value === "object" && value !== null ? value : {};
+function sequentialDesignFromJson(value2) {
+  const v = typeof value2 === "object" && value2 !== null ? value2 : {};
   const field = (name, ok) => {
     if (!ok) throw new RangeError(`adaptive.plan.${name} is missing or invalid: ${JSON.stringify(v[name])}`);
   };
@@ -65737,7 +65748,7 @@ function judgeConfirmation(base, head, options) {
     message: worse ? `confirmed: ${block}, its one-sided ${oneSided} bound ${formatPct(bound)} lies ${side} 0 (head worse than base)` : `unconfirmed: ${block} ${formatPctInterval(interval.lowerPct, interval.upperPct)}, its one-sided ${oneSided} bound ${formatPct(bound)} does not show head worse than base`
   };
 }
-function withConfirmation(result, comparison, value = "final") {
+function withConfirmation(result, comparison, value2 = "final") {
   const record2 = result.confirmation;
   if (!record2 || comparison.baseline === null) return comparison;
   const baseline = comparison.baseline;
@@ -65748,7 +65759,7 @@ function withConfirmation(result, comparison, value = "final") {
       (t) => t.head === head && t.workload === cell.workload && t.clients === cell.clients && t.metric === cell.metric
     );
     if (!listed) return cell;
-    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value));
+    if (!runs.has(cell.metric)) runs.set(cell.metric, collectCellRuns(record2.samples, cell.metric, value2));
     const arms2 = runs.get(cell.metric).get(cellId(cell));
     const confirmation = judgeConfirmation(
       arms2?.get(baseline)?.byRound ?? /* @__PURE__ */ new Map(),
@@ -66479,17 +66490,17 @@ function mannWhitneyLowerTail(u, m, n) {
   if (u < 0) return 0;
   if (u >= m * n) return 1;
   const k = Math.min(m, n);
-  const total = m + n;
+  const total2 = m + n;
   const counts = new Float64Array(u + 1);
   counts[0] = 1;
   for (let i = 1; i <= k; i++) {
     for (let v = i; v <= u; v++) counts[v] += counts[v - i];
-    const stride = total - k + i;
+    const stride = total2 - k + i;
     for (let v = u; v >= stride; v--) counts[v] -= counts[v - stride];
   }
   let below = 0;
   for (let v = 0; v <= u; v++) below += counts[v];
-  return Math.min(1, below / binomialCoefficient(total, k));
+  return Math.min(1, below / binomialCoefficient(total2, k));
 }
 var MAX_LOWER_TAIL_WORK = 1e6;
 
@@ -67623,11 +67634,11 @@ function detrendedMedians(points2, start, cp2) {
   if (cp2?.drift === void 0) return medians;
   const from = cp2.index - 1;
   const end = cp2.drift.endIndex;
-  const total = Math.log(cp2.after / cp2.before);
+  const total2 = Math.log(cp2.after / cp2.before);
   return medians.map((m, k) => {
     const i = start + k;
     const share2 = i <= from ? 0 : i >= end ? 1 : (i - from) / (end - from);
-    return m / (cp2.before * Math.exp(share2 * total));
+    return m / (cp2.before * Math.exp(share2 * total2));
   });
 }
 
@@ -67730,26 +67741,26 @@ function isSecretName(name) {
 }
 function allowedEnvironment(parent) {
   const env = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === void 0 || isSecretName(name)) continue;
-    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
+  for (const [name, value2] of Object.entries(parent)) {
+    if (value2 === void 0 || isSecretName(name)) continue;
+    if (ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value2;
   }
   return env;
 }
 function childEnvironment(parent, explicit2) {
   const env = { ...allowedEnvironment(parent) };
-  for (const [name, value] of Object.entries(explicit2 ?? {})) {
-    if (value !== void 0 && !isSecretName(name)) env[name] = value;
+  for (const [name, value2] of Object.entries(explicit2 ?? {})) {
+    if (value2 !== void 0 && !isSecretName(name)) env[name] = value2;
   }
   return env;
 }
 function secretsToMask(values) {
   const out = /* @__PURE__ */ new Set();
   for (const raw of values) {
-    const value = raw?.trim();
-    if (!value) continue;
-    out.add(value);
-    const m = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:([^@/?#]+)@/i.exec(value);
+    const value2 = raw?.trim();
+    if (!value2) continue;
+    out.add(value2);
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:([^@/?#]+)@/i.exec(value2);
     if (m?.[1]) {
       out.add(m[1]);
       try {
@@ -67996,20 +68007,20 @@ var COUNT_PCT = new RegExp(String.raw`^(\d+) ${PCT}$`, "i");
 function num(s) {
   return Number(s);
 }
-function countPct(value) {
-  const m = COUNT_PCT.exec(value.trim());
+function countPct(value2) {
+  const m = COUNT_PCT.exec(value2.trim());
   if (!m) return void 0;
   return { count: num(m[1]), percent: pctValue(m[2]) };
 }
 function pctValue(s) {
   return /nan|inf/i.test(s) ? NaN : num(s);
 }
-function parseCounterLine(key, value, target) {
+function parseCounterLine(key, value2, target) {
   if (key === "total number of retries") {
-    target.totalRetries = num(value);
+    target.totalRetries = num(value2);
     return true;
   }
-  const cp2 = countPct(value);
+  const cp2 = countPct(value2);
   if (!cp2) return false;
   switch (key) {
     case "number of failed transactions":
@@ -68156,15 +68167,15 @@ function parseTopLine(line, report) {
   let m = TPS_RE.exec(line);
   if (m) {
     const kind = TPS_KINDS[m[2]];
-    const value2 = num(m[1]);
+    const value3 = num(m[1]);
     if (kind === "including-connections") {
-      report.tpsIncludingConnections = value2;
+      report.tpsIncludingConnections = value3;
       if (report.tps === void 0) {
-        report.tps = value2;
+        report.tps = value3;
         report.tpsKind = kind;
       }
     } else {
-      report.tps = value2;
+      report.tps = value3;
       report.tpsKind = kind;
     }
     return true;
@@ -68202,51 +68213,51 @@ function parseTopLine(line, report) {
   const colon = line.indexOf(": ");
   if (colon < 0) return false;
   const key = line.slice(0, colon);
-  const value = line.slice(colon + 2).trim();
+  const value2 = line.slice(colon + 2).trim();
   switch (key) {
     case "transaction type":
-      report.transactionType = value;
+      report.transactionType = value2;
       report.empty = false;
       return true;
     case "scaling factor":
-      report.scalingFactor = num(value);
+      report.scalingFactor = num(value2);
       return true;
     case "partition method":
-      report.partitionMethod = value;
+      report.partitionMethod = value2;
       return true;
     case "partitions":
-      report.partitions = num(value);
+      report.partitions = num(value2);
       return true;
     case "query mode":
-      report.queryMode = value;
+      report.queryMode = value2;
       return true;
     case "number of clients":
-      report.clients = num(value);
+      report.clients = num(value2);
       return true;
     case "number of threads":
-      report.threads = num(value);
+      report.threads = num(value2);
       return true;
     case "maximum number of tries":
-      report.maxTries = num(value);
+      report.maxTries = num(value2);
       return true;
     case "duration": {
-      const d = /^(\d+) s$/.exec(value);
+      const d = /^(\d+) s$/.exec(value2);
       if (!d) return false;
       report.durationSeconds = num(d[1]);
       return true;
     }
     case "number of transactions per client":
-      report.transactionsPerClient = num(value);
+      report.transactionsPerClient = num(value2);
       return true;
     case "number of transactions actually processed": {
-      const p = PROCESSED_RE.exec(value);
+      const p = PROCESSED_RE.exec(value2);
       if (!p) return false;
       report.processed = num(p[1]);
       if (p[2] !== void 0) report.plannedTransactions = num(p[2]);
       return true;
     }
     default:
-      return parseCounterLine(key, value, report);
+      return parseCounterLine(key, value2, report);
   }
 }
 
@@ -68485,8 +68496,8 @@ var COUNTERS = [
 function reportCounts(r) {
   const counts = {};
   for (const key of COUNTERS) {
-    const value = r[key];
-    if (typeof value === "number") counts[key] = value;
+    const value2 = r[key];
+    if (typeof value2 === "number") counts[key] = value2;
   }
   return counts;
 }
@@ -68739,16 +68750,16 @@ function tokenAt(text2, i) {
     return token("comment", nl < 0 ? text2.length : nl);
   }
   if (c === "/" && next === "*") {
-    const [end, open8] = blockCommentEnd(text2, i);
-    return token("comment", end, open8 ? { unterminated: true } : {});
+    const [end, open9] = blockCommentEnd(text2, i);
+    return token("comment", end, open9 ? { unterminated: true } : {});
   }
   if (c === "'" || (c === "E" || c === "e") && next === "'") {
-    const [end, open8] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
-    return token("string", end, open8 ? { unterminated: true } : {});
+    const [end, open9] = quotedEnd(text2, c === "'" ? i : i + 1, "'", c !== "'");
+    return token("string", end, open9 ? { unterminated: true } : {});
   }
   if (c === '"') {
-    const [end, open8] = quotedEnd(text2, i, '"', false);
-    return token("quoted-identifier", end, open8 ? { unterminated: true } : {});
+    const [end, open9] = quotedEnd(text2, i, '"', false);
+    return token("quoted-identifier", end, open9 ? { unterminated: true } : {});
   }
   const delimiter = c === "$" ? dollarDelimiter(text2, i) : void 0;
   if (delimiter) {
@@ -68854,9 +68865,9 @@ function statementText(tokens) {
 }
 function notOneStatement(sql) {
   const tokens = sqlTokens(sql);
-  const open8 = tokens.find((t) => t.unterminated);
-  if (open8) {
-    return `it ends inside ${open8.kind === "comment" ? "a comment" : open8.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
+  const open9 = tokens.find((t) => t.unterminated);
+  if (open9) {
+    return `it ends inside ${open9.kind === "comment" ? "a comment" : open9.kind === "quoted-identifier" ? "a quoted identifier" : "a string"}`;
   }
   const last = tokens.findLastIndex((t) => t.kind !== "space" && t.kind !== "comment");
   const semicolons = tokens.filter((t, i) => t.kind === "semicolon" && !(i === last && !t.escaped));
@@ -68991,12 +69002,12 @@ var pgbenchWorkloadSchema = external_exports.strictObject({
   refineSettingsAndArgs(w, ctx, checkExtraArg);
 });
 function checkExtraArg(arg) {
-  const [name = "", value] = arg.split(/=(.*)/s, 2);
+  const [name = "", value2] = arg.split(/=(.*)/s, 2);
   const kind = PGBENCH_EXTRA_OPTIONS[name];
   const allowed = Object.keys(PGBENCH_EXTRA_OPTIONS).join(", ");
   if (!kind) return `"${arg}" is not an allowed pgbench option (allowed: ${allowed})`;
-  if (kind === "value" && !value) return `"${name}" needs a value, written as ${name}=VALUE`;
-  if (kind === "flag" && value !== void 0) return `"${name}" takes no value`;
+  if (kind === "value" && !value2) return `"${name}" needs a value, written as ${name}=VALUE`;
+  if (kind === "flag" && value2 !== void 0) return `"${name}" takes no value`;
   return void 0;
 }
 
@@ -69209,11 +69220,11 @@ function parseSysbenchOutput(text2) {
   const [execTimePerThreadAvgS, execTimePerThreadStddevS] = pair(fairness.get("execution time (avg/stddev)"));
   let percentile;
   let latencyPctMs;
-  for (const [key, value] of latency) {
+  for (const [key, value2] of latency) {
     const m = /^(\d+)(?:st|nd|rd|th) percentile$/.exec(key);
     if (m) {
       percentile = Number(m[1]);
-      latencyPctMs = num2(value);
+      latencyPctMs = num2(value2);
     }
   }
   assignDefined(report, {
@@ -69312,8 +69323,8 @@ var COUNTERS2 = {
 function reportCounts2(r) {
   const counts = {};
   for (const [name, key] of Object.entries(COUNTERS2)) {
-    const value = r[key];
-    if (typeof value === "number") counts[name] = value;
+    const value2 = r[key];
+    if (typeof value2 === "number") counts[name] = value2;
   }
   counts.errors = r.fatal.length;
   return counts;
@@ -69508,17 +69519,17 @@ var sysbenchWorkloadSchema = external_exports.strictObject({
   refineSettingsAndArgs(w, ctx, checkSysbenchExtraArg);
 });
 function checkSysbenchExtraArg(arg) {
-  const [written = "", value] = arg.split(/=(.*)/s, 2);
+  const [written = "", value2] = arg.split(/=(.*)/s, 2);
   const name = written.replace(/_/g, "-");
   const owner = SYSBENCH_OWNED_OPTIONS[name];
   if (owner) return `"${written}" is set by ${owner}, not in extraArgs`;
   const kind = SYSBENCH_EXTRA_OPTIONS[name];
   const allowed = Object.keys(SYSBENCH_EXTRA_OPTIONS).join(", ");
   if (!kind) return `"${arg}" is not an allowed sysbench option (allowed: ${allowed})`;
-  if (kind === "count" && !/^\d+$/.test(value ?? "")) {
+  if (kind === "count" && !/^\d+$/.test(value2 ?? "")) {
     return `"${written}" needs a non-negative integer, written as ${written}=N`;
   }
-  if (kind === "bool" && value !== void 0 && value !== "on" && value !== "off") {
+  if (kind === "bool" && value2 !== void 0 && value2 !== "on" && value2 !== "off") {
     return `"${written}" is on or off, written as ${written}=on or ${written}=off`;
   }
   return void 0;
@@ -69700,8 +69711,8 @@ async function withNoiseWarnings(comparison, result, store, logger) {
   if (!store?.list || !store.load) return comparison;
   try {
     const cells = comparison.comparisons.flatMap((arm2) => arm2.cells);
-    const open8 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
-    const decided = new Set(cells.map((c) => c.id).filter((id) => !open8.has(id)));
+    const open9 = new Set(cells.filter((c) => c.verdict === "inconclusive").map((c) => c.id));
+    const decided = new Set(cells.map((c) => c.id).filter((id) => !open9.has(id)));
     const warnings = await noiseWarnings(result, store, decided);
     if (warnings.length === 0) return comparison;
     return { ...comparison, warnings: [...comparison.warnings, ...warnings] };
@@ -69842,8 +69853,8 @@ async function captureEnvironment(settingsHash2) {
   const facts = {};
   await Promise.all(
     Object.entries(FACT_FILES).map(async ([name, file2]) => {
-      const value = await readTrimmed(file2);
-      if (value !== void 0) facts[name] = value;
+      const value2 = await readTrimmed(file2);
+      if (value2 !== void 0) facts[name] = value2;
     })
   );
   const loadavg = os7.loadavg().map((l) => l.toFixed(2));
@@ -70227,11 +70238,11 @@ async function applyControls(spec, deps) {
       changes.push({ control: "governor", file: g2.file, from: g2.from, to: spec.governor });
     }
     if (dma) {
-      const value = Buffer.alloc(4);
-      value.writeInt32LE(spec.cpuDmaLatencyUs);
+      const value2 = Buffer.alloc(4);
+      value2.writeInt32LE(spec.cpuDmaLatencyUs);
       unheld = void 0;
       undo.push(() => dma.close());
-      await dma.write(value, 0, 4, null).catch((e) => {
+      await dma.write(value2, 0, 4, null).catch((e) => {
         throw new UserError(`cannot hold ${device} at ${spec.cpuDmaLatencyUs} \xB5s: ${errorMessage(e)}`);
       });
       changes.push({ control: "cpuDmaLatency", file: device, to: `${spec.cpuDmaLatencyUs} \xB5s` });
@@ -70453,8 +70464,8 @@ async function startDiagnostics(target, options = {}) {
       const out = {};
       for (const v of views) {
         const row2 = (await client.query(v.sql)).rows[0];
-        for (const [key, value] of Object.entries(row2?.j ?? {})) {
-          const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+        for (const [key, value2] of Object.entries(row2?.j ?? {})) {
+          const n = typeof value2 === "number" ? value2 : typeof value2 === "string" ? Number(value2) : NaN;
           if (Number.isFinite(n) && !/(^|_)(oid|pid)$|^datid$/.test(key)) out[`${v.prefix}.${key}`] = n;
         }
       }
@@ -70505,9 +70516,9 @@ async function startDiagnostics(target, options = {}) {
             if (failure2) throw failure2;
             const after = await readCounters();
             const counters = {};
-            for (const [key, value] of Object.entries(after)) {
+            for (const [key, value2] of Object.entries(after)) {
               const was = before[key];
-              if (was !== void 0) counters[key] = value - was;
+              if (was !== void 0) counters[key] = value2 - was;
             }
             return {
               version: 1,
@@ -70537,8 +70548,8 @@ async function startDiagnostics(target, options = {}) {
     throw e;
   }
 }
-function shares(counts, total) {
-  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total > 0 ? count3 / total : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
+function shares(counts, total2) {
+  return [...counts.entries()].map(([event, count3]) => ({ event, count: count3, share: total2 > 0 ? count3 / total2 : 0 })).sort((a, b) => b.count - a.count || a.event.localeCompare(b.event));
 }
 
 // src/postgres/stat-snapshot.ts
@@ -70547,15 +70558,15 @@ import path13 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
-  const open8 = text2.indexOf("(");
+  const open9 = text2.indexOf("(");
   const close = text2.lastIndexOf(")");
-  if (open8 < 0 || close < open8) return void 0;
-  const pid = Number(text2.slice(0, open8).trim());
+  if (open9 < 0 || close < open9) return void 0;
+  const pid = Number(text2.slice(0, open9).trim());
   const f = text2.slice(close + 1).trim().split(/\s+/);
   const field = (n) => Number(f[n - 3]);
   const out = {
     pid,
-    comm: text2.slice(open8 + 1, close),
+    comm: text2.slice(open9 + 1, close),
     state: f[0] ?? "",
     ppid: field(4),
     utime: field(14),
@@ -70641,8 +70652,8 @@ async function takeStatSnapshot(target, options = {}) {
     });
   }
 }
-function setCounter(counters, key, value) {
-  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+function setCounter(counters, key, value2) {
+  const n = typeof value2 === "number" ? value2 : typeof value2 === "string" ? Number(value2) : NaN;
   if (Number.isFinite(n) && n >= 0) counters[key] = n;
 }
 async function readStat(proc, pid) {
@@ -70663,10 +70674,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat12 = await readStat(proc, backendPid);
+  const stat13 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat12 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat12.ppid, own: backendPid };
+  if (!stat13 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat13.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -70687,8 +70698,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat12 = await readStat(proc, pid);
-      if (!stat12 || stat12.state === "Z" || stat12.state === "X") continue;
+      const stat13 = await readStat(proc, pid);
+      if (!stat13 || stat13.state === "Z" || stat13.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -70756,6 +70767,115 @@ async function readSmapsField(procRoot, pid, field) {
   return bytes === void 0 ? { kind: "unreadable", reason: `${file2} has no ${field} field` } : { kind: "read", bytes };
 }
 
+// src/postgres/memory/memory-contexts-capture.ts
+import { open as open7, stat as stat5 } from "node:fs/promises";
+
+// src/core/results/memory-contexts.ts
+var TOP_CONTEXTS = 5;
+function topContexts(contexts, n = TOP_CONTEXTS) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const c of contexts) {
+    const sum3 = byName.get(c.name);
+    if (sum3) {
+      sum3.totalBytes += c.totalBytes;
+      sum3.contexts++;
+    } else byName.set(c.name, { name: c.name, totalBytes: c.totalBytes, contexts: 1 });
+  }
+  return [...byName.values()].sort((a, b) => b.totalBytes - a.totalBytes || a.name.localeCompare(b.name)).slice(0, n);
+}
+
+// src/postgres/memory/memory-contexts-capture.ts
+init_errors();
+
+// src/postgres/memory/memory-contexts-log.ts
+var UNLISTED_CHILDREN = "(child contexts not listed)";
+var CONTEXT = /LOG:\s+level: (\d+); (.+?): (\d+) total in \d+ blocks;/;
+var UNLISTED = /LOG:\s+level: (\d+); \d+ more child contexts containing (\d+) total in \d+ blocks;/;
+var GRAND_TOTAL = /LOG:\s+Grand total: (\d+) bytes in \d+ blocks;/;
+function parseMemoryContextsLog(text2, pid) {
+  const lines = text2.split("\n");
+  const header = `LOG:  logging memory contexts of PID ${pid}`;
+  for (let start = lines.length - 1; start >= 0; start--) {
+    if (!lines[start].includes(header)) continue;
+    const tag = lines[start].includes(`[${pid}]`) ? `[${pid}]` : void 0;
+    const contexts = [];
+    for (const line of lines.slice(start + 1)) {
+      if (tag && !line.includes(tag)) continue;
+      if (line.includes(header)) break;
+      const total2 = GRAND_TOTAL.exec(line);
+      if (total2) return { contexts, grandTotalBytes: Number(total2[1]) };
+      const unlisted = UNLISTED.exec(line);
+      if (unlisted) {
+        contexts.push({
+          level: Number(unlisted[1]),
+          name: UNLISTED_CHILDREN,
+          totalBytes: Number(unlisted[2])
+        });
+        continue;
+      }
+      const m = CONTEXT.exec(line);
+      if (m) contexts.push({ level: Number(m[1]), name: m[2], totalBytes: Number(m[3]) });
+    }
+    return void 0;
+  }
+  return void 0;
+}
+
+// src/postgres/memory/memory-contexts-capture.ts
+var CONTEXTS_WAIT_MS = 3e3;
+var POLL_MS = 50;
+async function captureMemoryContexts(client, pid, options) {
+  const notRecorded = (why) => ({ pid, notRecorded: why });
+  let offset;
+  try {
+    offset = (await stat5(options.logFile)).size;
+  } catch (e) {
+    return notRecorded(`the server log cannot be read: ${errorMessage(e)}`);
+  }
+  try {
+    const r = await client.query("SELECT pg_log_backend_memory_contexts($1) AS ok", [pid]);
+    if (r.rows[0]?.ok !== true) return notRecorded(`backend ${pid} had ended before it was asked`);
+  } catch (e) {
+    return notRecorded(`pg_log_backend_memory_contexts failed (PostgreSQL 14+): ${errorMessage(e)}`);
+  }
+  const deadline = Date.now() + (options.waitMs ?? CONTEXTS_WAIT_MS);
+  for (; ; ) {
+    let text2;
+    try {
+      text2 = await readFrom(options.logFile, offset);
+    } catch (e) {
+      return notRecorded(`the server log cannot be read: ${errorMessage(e)}`);
+    }
+    const logged = parseMemoryContextsLog(text2, pid);
+    if (logged) {
+      const backendBytes = await options.readBackend?.(pid).catch(() => void 0);
+      return {
+        pid,
+        top: topContexts(logged.contexts),
+        totalBytes: logged.grandTotalBytes,
+        ...backendBytes !== void 0 ? { backendBytes } : {}
+      };
+    }
+    if (Date.now() >= deadline) {
+      return notRecorded(
+        `backend ${pid} did not log its memory contexts within ${(options.waitMs ?? CONTEXTS_WAIT_MS) / 1e3} s (it may have ended; a log_destination other than stderr is not read)`
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+async function readFrom(file2, offset) {
+  const handle = await open7(file2, "r");
+  try {
+    const { size: size2 } = await handle.stat();
+    const buffer = Buffer.alloc(Math.max(0, size2 - offset));
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 // src/postgres/memory/backend-memory-sampler.ts
 var MEMORY_APPLICATION_NAME = "pgperf-memory";
 var DEFAULT_MEMORY_INTERVAL_MS = 250;
@@ -70780,10 +70900,12 @@ async function startMemorySampler(target, options = {}) {
   const readings = /* @__PURE__ */ new Map();
   let ticks = 0;
   let busy;
+  let alive = [];
   const tick = async () => {
     const pids = (await client.query(BACKENDS_SQL, [target.database])).rows.map(
       (r) => r.pid
     );
+    alive = pids;
     ticks++;
     for (const pid of pids) {
       const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
@@ -70811,16 +70933,36 @@ async function startMemorySampler(target, options = {}) {
   }).finally(() => {
     busy = void 0;
   });
+  let contexts;
+  const askContexts = (logFile) => {
+    const largest2 = alive.map((pid) => ({ pid, peak: Math.max(...readings.get(pid) ?? [-1]) })).filter((b) => b.peak >= 0).sort((a, b) => b.peak - a.peak)[0];
+    if (!largest2)
+      return Promise.resolve({ notRecorded: "no backend had been read when they were asked for" });
+    return captureMemoryContexts(client, largest2.pid, {
+      logFile,
+      readBackend: async (pid) => {
+        const r = await readSmapsField(proc, pid, BACKEND_MEMORY_FIELD);
+        return r.kind === "read" ? r.bytes : void 0;
+      }
+    });
+  };
+  const contextsTimer = options.contexts ? setTimeout(() => {
+    const { logFile } = options.contexts;
+    contexts = Promise.resolve(busy).then(() => askContexts(logFile)).catch((e) => ({ notRecorded: `asking for them failed: ${errorMessage(e)}` }));
+  }, options.contexts.atMs) : void 0;
   let stopped;
   return {
     stop() {
       stopped ??= (async () => {
         clearInterval(timer);
+        clearTimeout(contextsTimer);
         await busy;
+        const largest2 = options.contexts ? await contexts ?? { notRecorded: "the run ended before they were asked for" } : void 0;
         await client.end().catch(() => {
         });
         if (failure2) return backendMemoryRecord(/* @__PURE__ */ new Map(), intervalMs, ticks, failure2);
-        return backendMemoryRecord(readings, intervalMs, ticks);
+        const record2 = backendMemoryRecord(readings, intervalMs, ticks);
+        return largest2 && record2.peakBytes !== void 0 ? { ...record2, contexts: largest2 } : record2;
       })();
       return stopped;
     }
@@ -70828,6 +70970,10 @@ async function startMemorySampler(target, options = {}) {
 }
 
 // src/run/memory/run-memory.ts
+function contextsAtMs(durationS) {
+  const ms = durationS * 1e3;
+  return Math.max(ms / 2, ms - 2e3);
+}
 async function startRunMemory(connection, options = {}) {
   try {
     return await startMemorySampler(connection, options);
@@ -70971,8 +71117,8 @@ function shellWord(word) {
 import { readFile as readFile5 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat12 = await readFile5(`/proc/${pid}/stat`, "utf8");
-    return stat12.slice(stat12.lastIndexOf(")") + 2).split(" ")[0];
+    const stat13 = await readFile5(`/proc/${pid}/stat`, "utf8");
+    return stat13.slice(stat13.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -71023,8 +71169,8 @@ function clusterSettings(input2) {
   return settings2;
 }
 function refuseSettings(owner, settings2) {
-  for (const [name, value] of Object.entries(settings2)) {
-    const problem2 = settingProblem(name, String(value));
+  for (const [name, value2] of Object.entries(settings2)) {
+    const problem2 = settingProblem(name, String(value2));
     if (problem2) throw new UserError(`a setting of ${owner}: ${problem2}`);
   }
 }
@@ -71700,7 +71846,9 @@ async function runOnce(ctx, run3, kind, attempt, block) {
     logger.debug(`diagnostics not sampled: ${errorMessage(e)}`);
     return void 0;
   });
-  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection);
+  const memorySampler = maintenance || kind !== "measured" ? void 0 : await startRunMemory(cluster.connection, {
+    contexts: { logFile: cluster.logFile, atMs: contextsAtMs(durationS) }
+  });
   let out;
   let diagnostics;
   let memory;
@@ -72018,23 +72166,23 @@ function parseProcStat(text2) {
   if (!line) throw new Error('/proc/stat: no aggregate "cpu" line');
   const f = line.trim().split(/\s+/).slice(1).map(Number);
   const at = (i) => f[i] ?? 0;
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, idle: at(3) + at(4), steal: at(7) };
+  const total2 = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total: total2, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat12 = parsePidStatLine(text2);
-  return stat12 && { pid: stat12.pid, comm: stat12.comm, cpu: stat12.utime + stat12.stime };
+  const stat13 = parsePidStatLine(text2);
+  return stat13 && { pid: stat13.pid, comm: stat13.comm, cpu: stat13.utime + stat13.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat12 = await readText(root, "proc/stat");
-  if (stat12 === void 0) return void 0;
+  const stat13 = await readText(root, "proc/stat");
+  if (stat13 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat12), procs };
+  return { cpu: parseProcStat(stat13), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -72132,8 +72280,8 @@ async function smtFacts(root) {
   const control = await readValue(root, `${CPU_DIR3}/smt/control`);
   if (control === void 0) return [];
   const active2 = await readInt(root, `${CPU_DIR3}/smt/active`);
-  const value = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active2 === 1 ? "active" : "inactive"} (control ${control})`;
-  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value, verdict: "ok" }];
+  const value2 = control === "notsupported" || control === "notimplemented" ? `not supported by this CPU or hypervisor (${control})` : `${active2 === 1 ? "active" : "inactive"} (control ${control})`;
+  return [{ id: "smt", group: "cpu", name: "SMT (hyper-threading)", value: value2, verdict: "ok" }];
 }
 async function perCpu(root, t, rel) {
   const counts = /* @__PURE__ */ new Map();
@@ -72229,16 +72377,16 @@ async function idleFacts(root, t) {
     });
   }
   const listed = states.map((s) => `${s.name} ${s.latencyUs}\xB5s${s.disabled ? " (disabled)" : ""}`).join(", ");
-  const value = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
+  const value2 = driver === void 0 || driver === "none" ? "no cpuidle driver" : `${driver}${governor ? `/${governor}` : ""}${listed ? `: ${listed}` : ""}`;
   const deep = states.filter((s) => !s.disabled && s.latencyUs > LIMITS.deepIdleLatencyUs);
-  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value, verdict: "ok" }];
+  if (deep.length === 0) return [{ id: "cpuidle", group: "idle", name: "idle states", value: value2, verdict: "ok" }];
   const worst = Math.max(...deep.map((s) => s.latencyUs));
   return [
     {
       id: "cpuidle",
       group: "idle",
       name: "idle states",
-      value,
+      value: value2,
       verdict: "warn",
       why: `deep idle states are enabled (${deep.map((s) => s.name).join(", ")}; wake-up up to ${worst}\xB5s): idle cores between queries sleep deeply, the effect behind many-core throughput dips`,
       fix: `cpupower idle-set -D ${LIMITS.deepIdleLatencyUs}   (or for the run only: pgperf run --cpu-dma-latency 0)`
@@ -72253,7 +72401,7 @@ async function memoryFacts(root, t, sharedBuffers) {
     return m ? Number(m[1]) * 1024 : void 0;
   };
   const available = kb("MemAvailable");
-  const total = kb("MemTotal");
+  const total2 = kb("MemTotal");
   if (available !== void 0) {
     const need = sharedBuffers;
     let verdict2 = "ok";
@@ -72272,7 +72420,7 @@ async function memoryFacts(root, t, sharedBuffers) {
       id: "memory",
       group: "memory",
       name: "available memory",
-      value: `${formatBytes(available)} of ${total ? formatBytes(total) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
+      value: `${formatBytes(available)} of ${total2 ? formatBytes(total2) : "?"}${need !== void 0 ? ` (shared_buffers ${formatBytes(need)})` : ""}`,
       verdict: verdict2,
       ...why ? { why, fix: "stop other memory users, or lower shared_buffers in the workload settings" } : {}
     });
@@ -73490,10 +73638,10 @@ function perfStatCount(csv, event) {
     const wrote = csv.split("\n").filter((l) => l.trim() !== "").slice(-2).join("; ");
     throw new Error(`perf stat wrote no count of ${event}: ${wrote || "no output"}`);
   }
-  const value = line.split(",")[0];
-  const count3 = Number(value);
-  if (value === "" || !Number.isFinite(count3)) {
-    throw new Error(`perf stat could not count ${event}: ${value}`);
+  const value2 = line.split(",")[0];
+  const count3 = Number(value2);
+  if (value2 === "" || !Number.isFinite(count3)) {
+    throw new Error(`perf stat could not count ${event}: ${value2}`);
   }
   return count3;
 }
@@ -74667,12 +74815,12 @@ function elfFunctions(bytes) {
     for (let at = symtab.offset; at + 24 <= symtab.offset + symtab.size; at += symtab.entsize) {
       const info2 = bytes[at + 4];
       const shndx = bytes.readUInt16LE(at + 6);
-      const value = Number(bytes.readBigUInt64LE(at + 8));
+      const value2 = Number(bytes.readBigUInt64LE(at + 8));
       const size2 = Number(bytes.readBigUInt64LE(at + 16));
       if ((info2 & 15) !== STT_FUNC || shndx === SHN_UNDEF || shndx >= SHN_LORESERVE || size2 === 0) continue;
       const section = all[shndx];
       if (!section) continue;
-      const start = section.offset + (value - section.addr);
+      const start = section.offset + (value2 - section.addr);
       if (start < 0 || start + size2 > bytes.length) continue;
       const base = cString(bytes, strtab.offset + bytes.readUInt32LE(at), strtab.offset + strtab.size);
       const n = (seen.get(base) ?? 0) + 1;
@@ -74684,7 +74832,7 @@ function elfFunctions(bytes) {
 }
 
 // src/postgres/builds/install-files.ts
-import { readdir as readdir8, readlink as readlink3, realpath, stat as stat5 } from "node:fs/promises";
+import { readdir as readdir8, readlink as readlink3, realpath, stat as stat6 } from "node:fs/promises";
 import path21 from "node:path";
 var MAX_INSTALL_FILES = 5e4;
 var SHAREDIR_KEY = "<sharedir>";
@@ -74746,7 +74894,7 @@ async function installFiles(binDir) {
     const target = nameOf(real);
     if (target === void 0)
       return add(name, { kind: "foreign", why: `a link out of the install (to ${real})` });
-    const info2 = await stat5(real);
+    const info2 = await stat6(real);
     if (!info2.isDirectory() && !info2.isFile())
       return add(name, { kind: "foreign", why: `a link to what is not a regular file (${target})` });
     const dir = info2.isDirectory();
@@ -74774,7 +74922,7 @@ async function installFiles(binDir) {
     const looked = need.where.filter((n) => !n.startsWith(`${SHAREDIR_KEY}/`) || roots.length > 1).map(at);
     const found = await Promise.all(
       looked.map(
-        (f) => stat5(f).then(
+        (f) => stat6(f).then(
           (s) => s.isFile(),
           () => false
         )
@@ -74800,7 +74948,7 @@ async function installRoots(prefix) {
   if (debian) {
     const dir = path21.join(debian[1], "share", "postgresql", debian[2]);
     const shareReal = await realpath(dir).catch(() => void 0);
-    if (shareReal && (await stat5(shareReal)).isDirectory())
+    if (shareReal && (await stat6(shareReal)).isDirectory())
       roots.push({ key: SHAREDIR_KEY, dir, real: shareReal });
   }
   return roots;
@@ -74998,7 +75146,7 @@ async function disassembled(base, head, options) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile11, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile11, stat as stat7 } from "node:fs/promises";
 import path23 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
@@ -75019,7 +75167,7 @@ function parseDescribeConfig(text2) {
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
   const postgres = path23.resolve(binDir, "postgres");
-  const st = await stat6(postgres).catch(() => void 0);
+  const st = await stat7(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
   let entry = installs.get(key);
@@ -75655,20 +75803,20 @@ init_check_results();
 
 // src/flows/compare/baseline/stored-baseline-spec.ts
 init_errors();
-function parseBaselineSpec(value, name) {
-  const v = value.trim();
+function parseBaselineSpec(value2, name) {
+  const v = value2.trim();
   if (v === "same-job") return { kind: "same-job" };
   if (v === "stored") return { kind: "stored" };
   if (v.startsWith("stored:") && v.length > "stored:".length)
     return { kind: "stored", ref: v.slice(7).trim() };
   throw new UserError(
-    `${name} '${value}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
+    `${name} '${value2}' is not a baseline; expected same-job, stored (the newest stored run) or stored:REF (a sha prefix or a ref name)`
   );
 }
 var CLI_STORED_BASELINE_NAMES = {
   baseline: "--baseline",
   allowMismatch: "--allow-fingerprint-mismatch",
-  set: (arm2, name, value) => `--set ${arm2}:${name}=${value}`,
+  set: (arm2, name, value2) => `--set ${arm2}:${name}=${value2}`,
   clientBin: "--client-bin",
   duration: "--duration"
 };
@@ -75712,8 +75860,8 @@ function changedWhileMeasuring(choice2, measured, headLabel) {
   return late;
 }
 function refuseStoredSettings(entry, doc, arm2, store, baseline) {
-  for (const [name, value] of Object.entries(arm2.settingOverrides)) {
-    const problem2 = settingProblem(name, value);
+  for (const [name, value2] of Object.entries(arm2.settingOverrides)) {
+    const problem2 = settingProblem(name, value2);
     if (problem2 === void 0) continue;
     throw new UserError(
       `${baseline} stored: the stored run ${entry.id} (measured ${doc.startedAt}) in ${store} records a setting pgperf refuses for its arm ${shownName(arm2.label)}: ${problem2}. pgperf would start its install with the settings it recorded, so nothing was measured. Choose another stored run with ${baseline} stored:REF, or remove this one from the store`
@@ -75789,7 +75937,7 @@ function baselineArm(doc) {
 }
 
 // src/flows/compare/baseline/sentinel.ts
-import { stat as stat7 } from "node:fs/promises";
+import { stat as stat8 } from "node:fs/promises";
 import path25 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
@@ -75858,7 +76006,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat7(path25.join(binDir, "postgres"))).isFile();
+    return (await stat8(path25.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -76053,7 +76201,7 @@ import path28 from "node:path";
 init_read_results();
 init_json_syntax();
 import { constants as constants7 } from "node:fs";
-import { access as access6, readdir as readdir9, stat as stat8 } from "node:fs/promises";
+import { access as access6, readdir as readdir9, stat as stat9 } from "node:fs/promises";
 import path27 from "node:path";
 init_regular_file();
 init_errors();
@@ -76079,7 +76227,7 @@ var DirStore = class _DirStore {
    */
   static async open(dir, options) {
     const store = new _DirStore(path27.resolve(dir), options);
-    const st = await withDeadline(store.dir, stat8(store.dir), { expected: "a directory" }).catch(
+    const st = await withDeadline(store.dir, stat9(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
         if (e instanceof FileReadError) throw new UserError(`${store.prefix}store directory ${e.message}`);
@@ -76197,7 +76345,7 @@ var DirStore = class _DirStore {
       this.options.warn(`skipping ${file2}: not a results document this pgperf reads: ${detail}`);
       return void 0;
     }
-    const savedAt = (await stat8(file2)).mtime.toISOString();
+    const savedAt = (await stat9(file2)).mtime.toISOString();
     const entry = summarize2(doc, savedAt);
     try {
       await makeDirectory(this.indexDir);
@@ -76261,23 +76409,23 @@ function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
 }
 async function openStore(spec, opts) {
-  const value = spec?.trim();
-  if (!value) {
+  const value2 = spec?.trim();
+  if (!value2) {
     return DirStore.open(defaultStoreDir(opts.home, opts.xdgDataHome), {
       ...opts,
       what: "the default store (--store to choose another)"
     });
   }
-  if (isPostgresUrl(value)) {
+  if (isPostgresUrl(value2)) {
     const { PgStore: PgStore2 } = await Promise.resolve().then(() => (init_pg_store(), pg_store_exports));
-    return PgStore2.connect(value, { warn: opts.warn, info: opts.info });
+    return PgStore2.connect(value2, { warn: opts.warn, info: opts.info });
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value2)) {
     throw new UserError(
-      `store '${maskUrl(value)}' is not supported: expected a directory or a postgresql:// URL`
+      `store '${maskUrl(value2)}' is not supported: expected a directory or a postgresql:// URL`
     );
   }
-  return DirStore.open(value, opts);
+  return DirStore.open(value2, opts);
 }
 
 // src/run/shards.ts
@@ -76363,8 +76511,8 @@ function selectShard(workloads, spec, overrides = {}) {
 
 // src/postgres/builds/ref-name.ts
 var REF_NAME = /^[A-Za-z0-9][A-Za-z0-9._/@^~-]*$/;
-function refNameProblem(what, value) {
-  return REF_NAME.test(value) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value}'`;
+function refNameProblem(what, value2) {
+  return REF_NAME.test(value2) ? void 0 : `${what} must be a branch, tag or commit sha (letters, digits, ".", "_", "/", "-", "~", "^"), got '${value2}'`;
 }
 
 // src/adapters/action/inputs.ts
@@ -76546,8 +76694,8 @@ init_metrics();
 init_errors();
 var SUFFIX = " -->";
 var prefixOf = (name) => `<!-- pgperf:${name} `;
-function jsonMarker(name, value) {
-  const json2 = JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+function jsonMarker(name, value2) {
+  const json2 = JSON.stringify(value2).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
   return `${prefixOf(name)}${json2}${SUFFIX}`;
 }
 function markerText(body, name) {
@@ -76802,8 +76950,8 @@ function parseEventState(body) {
   const auto = parseAutoBisection(bisected);
   return { event, state, cells: tracked, ...auto ? { bisected: auto } : {} };
 }
-function parseAutoBisection(value) {
-  const { at, series, good, bad } = value ?? {};
+function parseAutoBisection(value2) {
+  const { at, series, good, bad } = value2 ?? {};
   const text2 = (v) => typeof v === "string" && v !== "";
   if (!text2(at) || Number.isNaN(Date.parse(at)) || !text2(series) || !text2(good) || !text2(bad)) {
     return void 0;
@@ -77801,8 +77949,8 @@ var HTML_REFERENCES = {
 function escapeHtml(text2) {
   return plainText(text2).replace(/[&<>"']/g, (c) => HTML_REFERENCES[c]);
 }
-function scriptJson(value) {
-  return JSON.stringify(value).replace(
+function scriptJson(value2) {
+  return JSON.stringify(value2).replace(
     /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
@@ -78622,7 +78770,7 @@ function short(sha) {
 
 // src/postgres/builds/source.ts
 init_errors();
-import { readFile as readFile13, rm as rm7, stat as stat9 } from "node:fs/promises";
+import { readFile as readFile13, rm as rm7, stat as stat10 } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import path33 from "node:path";
 
@@ -79007,7 +79155,7 @@ function pickRef(refs, ref) {
 }
 async function exists2(file2) {
   try {
-    await stat9(file2);
+    await stat10(file2);
     return true;
   } catch {
     return false;
@@ -79058,15 +79206,15 @@ async function runBackfill(request2, deps) {
   const stored = await storedCommits(deps.history);
   const selection = await selectBackfill(line, headSha, request2.count, stored);
   const { commits: commits2 } = selection;
-  const total = commits2.length;
+  const total2 = commits2.length;
   logger.info(backfillPlanLine(request2.count, headSha, selection));
   const outcome = { measured: [], skipped: [] };
   const compare2 = deps.compareCode ?? await defaultCompare(request2, deps);
   const started = now();
   let parent;
   for (const [i, commit3] of commits2.entries()) {
-    const say = (what) => logger.info(`backfill ${i + 1}/${total}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
-    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total)}` : ""}`);
+    const say = (what) => logger.info(`backfill ${i + 1}/${total2}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
+    say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total2)}` : ""}`);
     let arm2;
     try {
       arm2 = await buildCommit(request2.build, commit3.sha, deps);
@@ -79091,7 +79239,7 @@ async function runBackfill(request2, deps) {
         ...request2.source.head?.ref ? { ref: request2.source.head.ref } : {},
         sha: commit3.sha,
         committedAt: commit3.committedAt,
-        chosenBy: `nightly backfill ${i + 1}/${total} before ${short(headSha)}`
+        chosenBy: `nightly backfill ${i + 1}/${total2} before ${short(headSha)}`
       }
     };
     const run3 = await deps.measure(request2.runRequest(arm2, source));
@@ -79129,9 +79277,9 @@ function backfillPlanLine(count3, headSha, s) {
   } else if (s.shortHistory) parts.push(`${count3} asked, the history before the head holds only ${n}`);
   return parts.join("; ");
 }
-function timeLeft(elapsedMs, done, total) {
+function timeLeft(elapsedMs, done, total2) {
   const each = elapsedMs / 1e3 / done;
-  return `about ${formatDuration(each * (total - done + 1))} left (with the head)`;
+  return `about ${formatDuration(each * (total2 - done + 1))} left (with the head)`;
 }
 async function storedCommits(store) {
   const runs = await store.list();
@@ -79705,11 +79853,11 @@ function checkInputs(inputs) {
       );
     }
   }
-  for (const [name, value] of [
+  for (const [name, value2] of [
     ["base-ref", inputs.baseRef],
     ["head-ref", inputs.headRef]
   ]) {
-    const problem2 = value === void 0 ? void 0 : refNameProblem(`input '${name}'`, value);
+    const problem2 = value2 === void 0 ? void 0 : refNameProblem(`input '${name}'`, value2);
     if (problem2) throw new UserError(problem2);
   }
   const runAsProblem = inputs.runAs === void 0 ? void 0 : runAsNameProblem("input 'run-as'", inputs.runAs);
@@ -79765,10 +79913,10 @@ function checkModeInputs(inputs) {
       "bounds mode nightly's bisections without a label"
     ]
   ];
-  for (const [name, value, modes, does] of modeInputs) {
-    if (value === void 0 || modes.includes(inputs.mode)) continue;
+  for (const [name, value2, modes, does] of modeInputs) {
+    if (value2 === void 0 || modes.includes(inputs.mode)) continue;
     throw new UserError(
-      `input '${name}' (${String(value)}) ${does}; mode ${inputs.mode} does not read it: remove it`
+      `input '${name}' (${String(value2)}) ${does}; mode ${inputs.mode} does not read it: remove it`
     );
   }
 }
@@ -79925,25 +80073,25 @@ function checkPublishSite(inputs) {
   }
 }
 function choice(read, name, allowed, fallback) {
-  const value = read(name).trim();
-  if (value === "") return fallback;
-  if (!allowed.includes(value)) {
-    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value}'`);
+  const value2 = read(name).trim();
+  if (value2 === "") return fallback;
+  if (!allowed.includes(value2)) {
+    throw new UserError(`input '${name}' must be one of ${allowed.join(", ")}, got '${value2}'`);
   }
-  return value;
+  return value2;
 }
 function bool(read, name, fallback) {
-  const value = read(name).trim().toLowerCase();
-  if (value === "") return fallback;
-  if (value === "true") return true;
-  if (value === "false") return false;
+  const value2 = read(name).trim().toLowerCase();
+  if (value2 === "") return fallback;
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
   throw new UserError(`input '${name}' must be true or false, got '${read(name).trim()}'`);
 }
 function switchInput(read, name) {
-  const value = read(name).trim().toLowerCase();
-  if (value === "" || value === "auto") return {};
-  if (value === "true" || value === "false")
-    return { [name]: value === "true" };
+  const value2 = read(name).trim().toLowerCase();
+  if (value2 === "" || value2 === "auto") return {};
+  if (value2 === "true" || value2 === "false")
+    return { [name]: value2 === "true" };
   throw new UserError(`input '${name}' must be auto, true or false, got '${read(name).trim()}'`);
 }
 function steadyPassInput(read) {
@@ -80060,7 +80208,7 @@ init_errors();
 
 // src/postgres/builds/builder.ts
 init_errors();
-import { appendFile as appendFile3, readFile as readFile14, stat as stat10 } from "node:fs/promises";
+import { appendFile as appendFile3, readFile as readFile14, stat as stat11 } from "node:fs/promises";
 import path37 from "node:path";
 
 // src/postgres/builds/deps.ts
@@ -80209,8 +80357,8 @@ function mesonOptions(input2) {
   );
   return [
     `--prefix=${input2.prefix}`,
-    ...pinned.map(([name, value]) => `-D${name}=${value}`),
-    ...[...user].map(([name, value]) => `-D${name}=${value}`)
+    ...pinned.map(([name, value2]) => `-D${name}=${value2}`),
+    ...[...user].map(([name, value2]) => `-D${name}=${value2}`)
   ];
 }
 function isMesonBaseOption(name) {
@@ -80302,7 +80450,7 @@ async function runStep(ctx, step2, command, args, cwd) {
 ==> ${step2}: ${line}
     (in ${cwd})
 `);
-  const start = (await stat10(ctx.logFile)).size;
+  const start = (await stat11(ctx.logFile)).size;
   const res = await ctx.runner.run(
     "sh",
     ["-c", 'exec "$@" >>"$PGPERF_BUILD_LOG" 2>&1', "sh", command, ...args],
@@ -80601,13 +80749,13 @@ function parseCcacheStatsLog(text2) {
     if (counter === "direct_cache_hit" || counter === "preprocessed_cache_hit") hits++;
     else if (counter === "cache_miss") misses++;
   }
-  const total = hits + misses;
-  return { hits, misses, hitRate: total ? hits / total : 0 };
+  const total2 = hits + misses;
+  return { hits, misses, hitRate: total2 ? hits / total2 : 0 };
 }
 
 // src/postgres/builds/build-user.ts
 import { constants as constants8 } from "node:fs";
-import { lstat as lstat2, mkdir as mkdir8, open as open7 } from "node:fs/promises";
+import { lstat as lstat2, mkdir as mkdir8, open as open8 } from "node:fs/promises";
 import path41 from "node:path";
 function userStepEnv(user, workDir) {
   return {
@@ -80670,7 +80818,7 @@ async function removeUserTree(dir, runner) {
 async function readUserFile(file2, maxBytes = 16 * 1024 * 1024) {
   let handle;
   try {
-    handle = await open7(file2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK);
+    handle = await open8(file2, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK);
   } catch {
     return "";
   }
@@ -80953,7 +81101,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path71 from "node:path";
+import path72 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
@@ -81177,9 +81325,9 @@ function canAskAdaptive(asked) {
 // src/flows/compare/options/shard-seed.ts
 function sharedSeedOf(seed, runId) {
   if (seed !== void 0) return seed;
-  const value = runId?.value;
-  if (value === void 0 || !/^[1-9]\d*$/.test(value)) return void 0;
-  const id = Number(value);
+  const value2 = runId?.value;
+  if (value2 === void 0 || !/^[1-9]\d*$/.test(value2)) return void 0;
+  const id = Number(value2);
   return Number.isSafeInteger(id) ? id : void 0;
 }
 function runIdSeedProblem(runId) {
@@ -81708,8 +81856,8 @@ function acceptanceLine(c) {
 // src/core/report/comment/hidden-record.ts
 var SUFFIX2 = " -->";
 var prefixOf2 = (tag) => `<!-- pgperf:${tag} `;
-function renderHiddenRecord(tag, value) {
-  return `${prefixOf2(tag)}${Buffer.from(JSON.stringify(value)).toString("base64url")}${SUFFIX2}`;
+function renderHiddenRecord(tag, value2) {
+  return `${prefixOf2(tag)}${Buffer.from(JSON.stringify(value2)).toString("base64url")}${SUFFIX2}`;
 }
 function isHiddenRecordLine(tag, line) {
   return line.startsWith(prefixOf2(tag)) && line.endsWith(SUFFIX2);
@@ -81803,6 +81951,7 @@ function omitted(ctx, what) {
 }
 
 // src/core/report/markdown/markdown-runs.ts
+init_memory();
 function roundsAndOrder(ctx, trims) {
   const { result } = ctx;
   const plan = result.plan;
@@ -81886,7 +82035,8 @@ function rawSamples(ctx) {
       const values = samples.map((s) => {
         const v = s.metrics[c.metric];
         if (s.status !== "ok") return "\u2717";
-        return v === void 0 || !Number.isFinite(v) ? "?" : v.toFixed(ctx.metric.decimals);
+        if (v === void 0 || !Number.isFinite(v)) return "?";
+        return isMemoryBytes(c.metric) ? formatBytes(v) : v.toFixed(ctx.metric.decimals);
       });
       rows.push(
         `| ${escapeMarkdown(workload)} | ${clients} | ${escapeMarkdown(arm2)} | ${values.join(", ") || "\u2013"} |`
@@ -81972,19 +82122,19 @@ function buildKeyRank(key) {
   const i = BUILD_KEYS.indexOf(key);
   return i === -1 ? BUILD_KEYS.length : i;
 }
-function recordValue(value) {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map(recordValue).join(" ");
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
+function recordValue(value2) {
+  if (typeof value2 === "string") return value2;
+  if (Array.isArray(value2)) return value2.map(recordValue).join(" ");
+  if (typeof value2 === "object" && value2 !== null) {
+    return Object.entries(value2).map(([k, v]) => `${k}=${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`).join(", ");
   }
-  return String(value);
+  return String(value2);
 }
 function settings(ctx) {
   const { result } = ctx;
   const overrides = result.arms.flatMap(
     (arm2) => Object.entries(arm2.settingOverrides ?? {}).map(
-      ([name, value]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value), 200)} |`
+      ([name, value2]) => `| ${escapeMarkdown(arm2.label)} | ${escapeMarkdown(name)} | ${escapeMarkdown(String(value2), 200)} |`
     )
   );
   const lines = overrides.length === 0 ? ["No per-arm overrides: every arm ran with the same postgresql.conf."] : ["Per-arm overrides:", "", "| arm | setting | value |", "|:---|:---|:---|", ...overrides];
@@ -82114,6 +82264,49 @@ function waitEventSections(result, comparison) {
 init_simple_statistics();
 init_metrics();
 init_result_types();
+
+// src/core/compare/evidence/memory-contexts-summary.ts
+function memoryContextsComparison(base, head) {
+  const judged = judgeMemory(base, head);
+  const moved2 = judged?.changes.some(
+    (c) => c.moved && (c.metric === "backendMemoryPeakBytes" || c.metric === "backendMemoryMedianBytes")
+  );
+  if (!moved2) return void 0;
+  const b = armContexts(base);
+  const h = armContexts(head);
+  if (typeof b === "string" && typeof h === "string") return void 0;
+  const why = {
+    ...typeof b === "string" ? { base: b } : {},
+    ...typeof h === "string" ? { head: h } : {}
+  };
+  return {
+    ...typeof b === "object" ? { base: b } : {},
+    ...typeof h === "object" ? { head: h } : {},
+    ...Object.keys(why).length > 0 ? { why } : {}
+  };
+}
+function armContexts(runs) {
+  const recorded = [];
+  let why = "no run recorded them";
+  for (const s of runs) {
+    if (s.status !== "ok") continue;
+    const c = s.memory?.contexts;
+    const peak = s.memory?.peakBytes;
+    if (c?.top && c.totalBytes !== void 0 && peak !== void 0) {
+      recorded.push({
+        top: c.top,
+        totalBytes: c.totalBytes,
+        ...c.backendBytes !== void 0 ? { backendBytes: c.backendBytes } : {},
+        peakBytes: peak
+      });
+    } else if (c?.notRecorded && why === "no run recorded them") why = c.notRecorded;
+  }
+  if (recorded.length === 0) return why;
+  recorded.sort((x, y) => x.peakBytes - y.peakBytes);
+  return recorded[Math.floor((recorded.length - 1) / 2)];
+}
+
+// src/core/compare/evidence/steady-summary.ts
 function steadySummary(result) {
   const baseline = result.arms[0]?.label;
   if (baseline === void 0) return [];
@@ -82144,7 +82337,19 @@ function steadySummary(result) {
         });
       }
       if (metrics.length > 0) {
-        out.push({ baseline, head, cell: id, workload: cell.workload, clients: cell.clients, metrics });
+        const of = (arm2) => result.samples.filter(
+          (s) => s.arm === arm2 && s.workload === cell.workload && s.clients === cell.clients
+        );
+        const memoryContexts = memoryContextsComparison(of(baseline), of(head));
+        out.push({
+          baseline,
+          head,
+          cell: id,
+          workload: cell.workload,
+          clients: cell.clients,
+          metrics,
+          ...memoryContexts ? { memoryContexts } : {}
+        });
       }
     }
   }
@@ -82153,6 +82358,38 @@ function steadySummary(result) {
 
 // src/core/report/evidence/steady-metrics-section.ts
 init_metrics();
+
+// src/core/report/evidence/memory-contexts-text.ts
+var MEMORY_CONTEXTS_LEAD = "memory contexts of the largest backend, base \u2192 head";
+function memoryContextsText(c) {
+  const { base, head } = c;
+  const names = /* @__PURE__ */ new Map();
+  for (const t of [...base?.top ?? [], ...head?.top ?? []]) {
+    names.set(t.name, Math.max(names.get(t.name) ?? 0, t.totalBytes));
+  }
+  const order = [...names.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_CONTEXTS).map(([name]) => name);
+  const parts = order.map((name) => `${name} ${value(base, name)} \u2192 ${value(head, name)}`);
+  parts.push(`all contexts ${total(base, (a) => a.totalBytes)} \u2192 ${total(head, (a) => a.totalBytes)}`);
+  const outside = (a) => a.backendBytes === void 0 ? void 0 : Math.max(0, a.backendBytes - a.totalBytes);
+  if (base && outside(base) !== void 0 || head && outside(head) !== void 0) {
+    parts.push(`outside any context ${total(base, outside)} \u2192 ${total(head, outside)}`);
+  }
+  const why = Object.entries(c.why ?? {}).map(([arm2, reason]) => `${arm2}'s not recorded: ${reason}`);
+  return [...parts, ...why].join("; ");
+}
+function value(arm2, name) {
+  if (!arm2) return "\u2013";
+  const found = arm2.top.find((t) => t.name === name);
+  if (found) return formatBytes(found.totalBytes);
+  const smallest2 = arm2.top.at(-1);
+  return smallest2 && arm2.top.length >= TOP_CONTEXTS ? `\u2264 ${formatBytes(smallest2.totalBytes)}` : "\u2013";
+}
+function total(arm2, of) {
+  const v = arm2 ? of(arm2) : void 0;
+  return v === void 0 ? "\u2013" : formatBytes(v);
+}
+
+// src/core/report/evidence/steady-metrics-section.ts
 var MAX_ROWS = 30;
 function steadyMetricsSection(result) {
   const cells = steadySummary(result);
@@ -82179,6 +82416,15 @@ function steadyMetricsSection(result) {
   ];
   if (cells.length > MAX_ROWS)
     body.push("", `_\u2026 and ${cells.length - MAX_ROWS} more cells in the results artifact._`);
+  const contexts = cells.filter((c) => c.memoryContexts);
+  if (contexts.length > 0) {
+    body.push(
+      "",
+      ...contexts.map(
+        (c) => `- ${escapeMarkdown(c.cell, 80)}${headColumn ? ` (${escapeMarkdown(c.head, 40)})` : ""}: ${MEMORY_CONTEXTS_LEAD}: ${escapeMarkdown(memoryContextsText(c.memoryContexts), 1e3)}`
+      )
+    );
+  }
   return { summary: "Steady per-transaction costs (WAL, buffers, backend CPU, memory)", body };
 }
 function cellText2(c, metric, unit) {
@@ -82606,6 +82852,7 @@ function reasonSentence(r) {
 }
 
 // src/core/report/table-cells.ts
+init_memory();
 var PER_ROUND_HEADER = "per-round % (geo. mean)";
 function columns(table2) {
   return [
@@ -82620,7 +82867,7 @@ function columns(table2) {
   ];
 }
 function rowTexts(table2, row2, style) {
-  const median4 = (v) => v === null ? style.missing : style.number(v, table2.decimals);
+  const median4 = (v) => v === null ? style.missing : isMemoryBytes(table2.metric) ? formatBytes(v) : style.number(v, table2.decimals);
   return [
     String(row2.clients),
     `${row2.baseN}/${row2.headN}`,
@@ -82639,8 +82886,8 @@ function clientsLabel2(clients) {
 function withReason(word, row2) {
   return row2.reason ? `${word} (${row2.reason})` : word;
 }
-function groupedNumber(value, decimals) {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+function groupedNumber(value2, decimals) {
+  return value2.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 var RICH_CELLS = {
   number: groupedNumber,
@@ -83020,11 +83267,11 @@ function renderScalingChart(input2) {
     "```"
   ];
 }
-function chartNumber(value) {
-  return value.toFixed(1);
+function chartNumber(value2) {
+  return value2.toFixed(1);
 }
-function niceCeiling(value) {
-  const target = value * 1.05;
+function niceCeiling(value2) {
+  const target = value2 * 1.05;
   if (!(target > 1)) return 1;
   const magnitude2 = 10 ** Math.floor(Math.log10(target));
   const step2 = [1, 2, 2.5, 5, 10].find((s) => s * magnitude2 >= target) ?? 10;
@@ -83154,19 +83401,19 @@ function fileForm(recorded) {
   const instructions = instructionsFileForm(recorded.instructions);
   const combination = matrixCombination(recorded);
   const out = {};
-  for (const [key, value] of Object.entries(recorded)) {
+  for (const [key, value2] of Object.entries(recorded)) {
     if (key === "name" && combination) out.name = combination.name;
     else if (key === "instructions") out.instructions = instructions;
     else if (key === "settings" && combination) {
       out.settings = combination.settings;
       out.matrix = combination.matrix;
-    } else out[key] = value;
+    } else out[key] = value2;
   }
   return out;
 }
-function instructionsFileForm(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const { thresholdPct, ...rest } = value;
+function instructionsFileForm(value2) {
+  if (value2 === null || typeof value2 !== "object" || Array.isArray(value2)) return value2;
+  const { thresholdPct, ...rest } = value2;
   return thresholdPct === void 0 ? rest : { ...rest, threshold: thresholdPct };
 }
 function matrixCombination(recorded) {
@@ -83199,8 +83446,8 @@ function runCommand(result, file2) {
     for (const a of result.arms) lines.push(["--arm", `${a.label}=${a.binDir}`]);
   }
   for (const a of result.arms) {
-    for (const [name, value] of Object.entries(a.settingOverrides)) {
-      lines.push(["--set", `${a.label}:${name}=${value}`]);
+    for (const [name, value2] of Object.entries(a.settingOverrides)) {
+      lines.push(["--set", `${a.label}:${name}=${value2}`]);
     }
   }
   lines.push(["--workload", file2], ["--seed", String(result.plan.seed)], ["--order", result.plan.order]);
@@ -83406,7 +83653,7 @@ function parseRun(args) {
   for (const arg of args) {
     const eq = arg.indexOf("=");
     const key = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq < 0 ? "" : arg.slice(eq + 1);
+    const value2 = eq < 0 ? "" : arg.slice(eq + 1);
     if (!RUN_OPTIONS.includes(key) || eq < 0) {
       throw new CommandProblem(
         `unknown option '${clipWord(arg)}' of 'run': expected ${RUN_OPTIONS.map((o) => `${o}=`).join(", ")}`
@@ -83414,7 +83661,7 @@ function parseRun(args) {
     }
     if (seen.has(key)) throw new CommandProblem(`option '${key}' given twice`);
     seen.add(key);
-    const items = value.split(",");
+    const items = value2.split(",");
     if (key === "workloads") {
       for (const w of items) {
         if (!NAME.test(w)) {
@@ -83434,8 +83681,8 @@ function parseRun(args) {
         throw new CommandProblem("clients=: client counts must not repeat");
       }
     } else {
-      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value}'`);
-      run3.rounds = positive(value, "rounds=", ROUNDS);
+      if (items.length !== 1) throw new CommandProblem(`rounds=: one whole number >= 1, got '${value2}'`);
+      run3.rounds = positive(value2, "rounds=", ROUNDS);
     }
   }
   return { kind: "run", ...run3 };
@@ -84067,9 +84314,9 @@ function gitEnvironment(remote, credentials) {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_COUNT: String(config2.length)
   };
-  for (const [i, [key, value]] of config2.entries()) {
+  for (const [i, [key, value2]] of config2.entries()) {
     env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
+    env[`GIT_CONFIG_VALUE_${i}`] = value2;
   }
   return env;
 }
@@ -84116,7 +84363,7 @@ function scrub(text2, opts) {
 }
 
 // src/store/branch/branch-store.ts
-async function openBranchStore(spec, open8, deps) {
+async function openBranchStore(spec, open9, deps) {
   const branch = await DataBranch.checkout(
     {
       remote: spec.remote,
@@ -84129,7 +84376,7 @@ async function openBranchStore(spec, open8, deps) {
   );
   let reader;
   try {
-    reader = await open8(branch.storeDir, true);
+    reader = await open9(branch.storeDir, true);
   } catch (e) {
     await branch.close();
     throw e;
@@ -84143,7 +84390,7 @@ async function openBranchStore(spec, open8, deps) {
       save: async (result) => {
         let id = "";
         await branch.publish(async (dir) => {
-          const store = await open8(dir, true);
+          const store = await open9(dir, true);
           try {
             id = (await store.save(result)).id;
           } finally {
@@ -84166,17 +84413,17 @@ async function openBranchStore(spec, open8, deps) {
 }
 
 // src/store/open/choose-store.ts
-async function chooseStore(choice2, open8) {
+async function chooseStore(choice2, open9) {
   const spec = choice2.spec?.trim() || void 0;
-  if (choice2.branch) return onBranch(spec, choice2.branch, open8);
+  if (choice2.branch) return onBranch(spec, choice2.branch, open9);
   if (spec === void 0 && choice2.unset === "none") return void 0;
-  const store = await open8(spec === void 0 ? void 0 : located(spec, choice2.baseDir), choice2.write);
+  const store = await open9(spec === void 0 ? void 0 : located(spec, choice2.baseDir), choice2.write);
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path49.resolve(baseDir, spec);
 }
-function onBranch(spec, branch, open8) {
+function onBranch(spec, branch, open9) {
   const { names } = branch;
   if (spec && (path49.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
@@ -84196,7 +84443,7 @@ function onBranch(spec, branch, open8) {
       tempDir: branch.tempDir,
       ...spec ? { storePath: spec } : {}
     },
-    (dir, write) => open8(dir, write),
+    (dir, write) => open9(dir, write),
     branch.git
   );
 }
@@ -84354,7 +84601,7 @@ import path53 from "node:path";
 
 // src/drivers/load-workload.ts
 init_regular_file();
-import { stat as stat11 } from "node:fs/promises";
+import { stat as stat12 } from "node:fs/promises";
 import path52 from "node:path";
 
 // src/drivers/confine-path.ts
@@ -84517,11 +84764,11 @@ function parseDocumentWorkload(text2, source) {
 }
 var MAX_LISTED_PROBLEMS = 10;
 var MAX_QUOTED_CHARS = 100;
-function clipped(value) {
-  const json2 = JSON.stringify(value) ?? String(value);
+function clipped(value2) {
+  const json2 = JSON.stringify(value2) ?? String(value2);
   if (json2.length <= MAX_QUOTED_CHARS) return json2;
   const many = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  const size2 = Array.isArray(value) ? `a list of ${many(value.length, "value")}` : value !== null && typeof value === "object" ? `a mapping of ${many(Object.keys(value).length, "key")}` : many(json2.length, "character");
+  const size2 = Array.isArray(value2) ? `a list of ${many(value2.length, "value")}` : value2 !== null && typeof value2 === "object" ? `a mapping of ${many(Object.keys(value2).length, "key")}` : many(json2.length, "character");
   return `${plainText(json2, MAX_QUOTED_CHARS)} (${size2})`;
 }
 function repeatedKey(doc) {
@@ -84563,7 +84810,7 @@ async function resolveScripts(workload, file2) {
         `${file2}: scripts[${i}].file: script "${script.file}" refused: ${confined.refused}`
       );
     }
-    const st = await stat11(confined.path);
+    const st = await stat12(confined.path);
     if (!st.isFile()) {
       throw new UserError(
         `${file2}: scripts[${i}].file: script "${script.file}" is ${fileKind(st)}, expected a regular file (a pgbench script)`
@@ -84590,9 +84837,9 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
     const expected = inner && !inner.startsWith("Invalid") ? inner : "a valid key";
     return `${source}${locate(doc, lineCounter, issue3.path, true)}: ${field}: expected ${expected} as the key, got ${clipped(issue3.path.at(-1))}`;
   }
-  const value = valueAt2(data, issue3.path);
+  const value2 = valueAt2(data, issue3.path);
   if (issue3.path.length === 0) return `${source}${where}: ${expectation(issue3)}`;
-  const got = value === void 0 ? "it is missing" : issue3.code === "too_big" && typeof value === "string" ? `got ${value.length} characters (${JSON.stringify(value.slice(0, 24))}...)` : `got ${clipped(value)}`;
+  const got = value2 === void 0 ? "it is missing" : issue3.code === "too_big" && typeof value2 === "string" ? `got ${value2.length} characters (${JSON.stringify(value2.slice(0, 24))}...)` : `got ${clipped(value2)}`;
   return `${source}${where}: ${field}: ${expectation(issue3)}, ${got}`;
 }
 function rangeIssueInUnion(issue3) {
@@ -85364,8 +85611,8 @@ async function collectShards(sources, target, deps) {
   const { logger } = deps;
   const { resultsDir, openStore: openStore2, planId, seed, waitTimeoutS } = sources;
   const headSha = target.headSha;
-  const fromStore = async (open8) => {
-    const store = await open8();
+  const fromStore = async (open9) => {
+    const store = await open9();
     try {
       return await shardsInStore(store.reader, {
         headSha,
@@ -85558,7 +85805,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path63 from "node:path";
+import path67 from "node:path";
 
 // src/flows/nightly/publish-site.ts
 function siteTitle(repository) {
@@ -85642,6 +85889,148 @@ function nightlyCommitOf(options, names) {
   }
   return { chosenBy: `nightly${install}` };
 }
+
+// src/flows/attribute/issue-attribution.ts
+import path66 from "node:path";
+
+// src/core/attribution/attribution-waterfall.ts
+function waterfallOf(report, workload) {
+  const w = report.workloads.find((x) => x.workload === workload);
+  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
+  const bars = [
+    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
+  ];
+  let level2 = w.fromPerTx;
+  for (const c of report.culprits) {
+    const change2 = c.changes.find((x) => x.workload === workload);
+    if (!change2) continue;
+    const end = level2 + change2.changePerTx;
+    bars.push({
+      kind: "commit",
+      label: c.sha,
+      subject: c.subject,
+      start: level2,
+      end,
+      value: change2.changePerTx
+    });
+    level2 = end;
+  }
+  bars.push({
+    kind: "remainder",
+    label: "remainder",
+    start: level2,
+    end: w.toPerTx,
+    value: w.toPerTx - level2
+  });
+  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
+  return bars;
+}
+
+// src/core/report/attribution/attribution-text.ts
+init_plain_text();
+var WATERFALL_WIDTH = 40;
+var UNRESOLVED_WHY = {
+  budget: "the budget of counted commits ran out",
+  unmeasured: "no commit inside could be built or counted",
+  unsteady: "the counts are not steady enough to tell"
+};
+var perTx2 = (v) => groupedNumber(v, 0);
+var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
+function waterfall(bars) {
+  const rows = bars.map((b) => ({
+    label: b.kind === "commit" ? short(b.label) : b.label,
+    from: b.start,
+    to: b.end,
+    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed(b.value)
+  }));
+  const all = rows.flatMap((r) => [r.from, r.to]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  const textWidth = Math.max(...rows.map((r) => r.text.length));
+  return rows.map((r) => {
+    const a = x(Math.min(r.from, r.to));
+    const b = x(Math.max(r.from, r.to));
+    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
+    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
+  });
+}
+
+// src/core/report/attribution/attribution-markdown.ts
+var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
+var share = (pct5) => pct5 === null ? "\u2013" : `${Math.round(pct5)} %`;
+function renderAttributionMarkdown(r, options = {}) {
+  const commit3 = (sha) => commitLink(sha, options.repoUrl);
+  const out = [
+    `## pgperf attribute: ${commit3(r.from.sha)} .. ${commit3(r.to.sha)}`,
+    "",
+    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
+  ];
+  if (options.waterfallImage !== void 0) {
+    out.push(
+      "",
+      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
+    );
+  }
+  for (const w of r.workloads)
+    out.push("", ...workloadMarkdown(r, w, commit3, options.waterfallImage === void 0));
+  if (r.unmeasured.length > 0) {
+    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
+    for (const u of r.unmeasured) out.push(`- ${commit3(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
+  }
+  const c = r.cost;
+  out.push(
+    "",
+    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
+  );
+  return `${out.join("\n")}
+`;
+}
+function workloadMarkdown(r, w, commit3, textWaterfall) {
+  const culprits = r.culprits.flatMap(
+    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
+  );
+  const out = [
+    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed2(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
+    ""
+  ];
+  if (culprits.length === 0) {
+    out.push("No commit moved it by the floor or more.");
+  } else {
+    out.push(
+      "| commit | change/tx | share | subject |",
+      "| --- | ---: | ---: | --- |",
+      ...culprits.map(
+        (c) => `| ${commit3(c.sha)} | ${signed2(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
+      )
+    );
+  }
+  out.push(
+    "",
+    `Sum of the ${culprits.length} commit(s): ${signed2(w.culpritSumPerTx)} of ${signed2(w.changePerTx)}; remainder ${signed2(w.remainderPerTx)} (${signed2(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed2(w.unresolvedPerTx)} unresolved` : "") + ")."
+  );
+  if (textWaterfall && culprits.length > 0) {
+    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
+  }
+  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
+    out.push(
+      "",
+      `Unresolved: ${commit3(u.from)}..${commit3(u.to)} (${u.commits} commit(s), ${signed2(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
+    );
+  }
+  const unseen = r.unseen.filter((x) => x.workload === w.workload);
+  if (unseen.length > 0) {
+    out.push(
+      "",
+      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
+    );
+  }
+  return out;
+}
+
+// src/flows/attribute/issue-attribution.ts
+init_errors();
 
 // src/flows/bisect/auto-bisection.ts
 import path62 from "node:path";
@@ -86282,6 +86671,879 @@ function autoBisector(options, deps) {
   };
 }
 
+// src/flows/attribute/attribution-flow.ts
+import { mkdir as mkdir15 } from "node:fs/promises";
+import path65 from "node:path";
+
+// src/core/attribution/point-judgement.ts
+init_simple_statistics();
+function perTxOf(counts, workload) {
+  const values = counts[workload];
+  if (!values || values.length === 0) throw new RangeError(`no counts of workload ${workload}`);
+  return median([...values]);
+}
+function judgePair(from, to, workload, floorPct, sameCode2 = false) {
+  const a = perTxOf(from, workload);
+  const b = perTxOf(to, workload);
+  const deltaPerTx = b - a;
+  const deltaPct2 = 100 * deltaPerTx / a;
+  if (sameCode2) return { call: "quiet", deltaPerTx: 0, deltaPct: 0, moved: false };
+  const verdict2 = judgeInstructions(from[workload], to[workload], floorPct).verdict;
+  const call = verdict2 === "regression" || verdict2 === "improvement" ? "changed" : verdict2 === "no-change" ? "quiet" : "unsteady";
+  return { call, deltaPerTx, deltaPct: deltaPct2, moved: Math.abs(deltaPct2) >= floorPct };
+}
+
+// src/core/attribution/attribution-search.ts
+var UnmeasuredCommit = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "UnmeasuredCommit";
+  }
+};
+function rootOf(p) {
+  return p.sameCodeAs ?? p.index;
+}
+function segmentsOf(points2, floors) {
+  const sorted = [...points2].sort((a, b) => a.index - b.index);
+  return sorted.slice(1).map((to, i) => {
+    const from = sorted[i];
+    const same = rootOf(from) === rootOf(to);
+    const judgements = Object.fromEntries(
+      Object.entries(floors).map(([w, floor]) => [w, judgePair(from.counts, to.counts, w, floor, same)])
+    );
+    return { from, to, judgements };
+  });
+}
+function moved(s) {
+  return Object.values(s.judgements).some((j) => j.moved || j.call === "changed");
+}
+function size(s) {
+  return Math.max(...Object.values(s.judgements).map((j) => Math.abs(j.deltaPct)));
+}
+function middleOf(s, unmeasured) {
+  const lo = s.from.index;
+  const hi = s.to.index;
+  const mid = lo + Math.floor((hi - lo) / 2);
+  for (let d = 0; d < hi - lo; d++) {
+    for (const i of [mid - d, mid + d + 1]) {
+      if (i > lo && i < hi && !unmeasured.has(i)) return i;
+    }
+  }
+  return void 0;
+}
+async function searchAttribution(commits2, options, deps) {
+  if (commits2.length < 2)
+    throw new RangeError(`an attribution needs two ends, got ${commits2.length} commit(s)`);
+  if (!(Number.isInteger(options.maxCounted) && options.maxCounted >= 2)) {
+    throw new RangeError(
+      `the budget must be at least 2 counted commits (the ends), got ${options.maxCounted}`
+    );
+  }
+  if (Object.keys(options.floors).length === 0) throw new RangeError("an attribution needs a workload");
+  const atMost = Math.min(options.maxCounted, commits2.length);
+  const points2 = /* @__PURE__ */ new Map();
+  const unmeasured = /* @__PURE__ */ new Map();
+  let counted = 0;
+  const first = 0;
+  const last = commits2.length - 1;
+  const count3 = async (index, range) => {
+    deps.onProgress?.({
+      counted,
+      atMost,
+      from: commits2[range[0]],
+      to: commits2[range[1]],
+      at: commits2[index]
+    });
+    counted += 1;
+    return deps.measure(commits2[index]);
+  };
+  points2.set(first, { index: first, commit: commits2[first], counts: await count3(first, [first, last]) });
+  const sameSource = (a, b) => deps.sameSource ? deps.sameSource(commits2[a], commits2[b]) : Promise.resolve(false);
+  points2.set(
+    last,
+    await sameSource(first, last) || await deps.sameCode(commits2[first], commits2[last]) ? { index: last, commit: commits2[last], counts: points2.get(first).counts, sameCodeAs: first } : { index: last, commit: commits2[last], counts: await count3(last, [first, last]) }
+  );
+  let exhausted = false;
+  for (; ; ) {
+    const open9 = segmentsOf([...points2.values()], options.floors).filter((s) => s.to.index - s.from.index > 1 && moved(s) && middleOf(s, unmeasured) !== void 0).sort((a, b) => size(b) - size(a) || a.from.index - b.from.index);
+    const next = open9[0];
+    if (!next) break;
+    if (counted >= options.maxCounted) {
+      exhausted = true;
+      break;
+    }
+    const m = middleOf(next, unmeasured);
+    const commit3 = commits2[m];
+    const before = counted;
+    try {
+      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit3) ? next.from : await deps.sameCode(commit3, commits2[rootOf(next.to)]) ? next.to : void 0;
+      if (end) {
+        points2.set(m, { index: m, commit: commit3, counts: end.counts, sameCodeAs: rootOf(end) });
+        continue;
+      }
+      points2.set(m, { index: m, commit: commit3, counts: await count3(m, [next.from.index, next.to.index]) });
+    } catch (e) {
+      if (!(e instanceof UnmeasuredCommit)) throw e;
+      if (counted === before) counted += 1;
+      unmeasured.set(m, e.message);
+    }
+  }
+  return {
+    points: [...points2.values()].sort((a, b) => a.index - b.index),
+    unmeasured: [...unmeasured].map(([index, reason]) => ({ index, commit: commits2[index], reason })),
+    counted,
+    exhausted
+  };
+}
+
+// src/core/attribution/attribution-accounting.ts
+function accountAttribution(search, floors) {
+  const segments = segmentsOf(search.points, floors);
+  const unmeasured = new Set(search.unmeasured.map((u) => u.index));
+  const first = search.points[0];
+  const last = search.points.at(-1);
+  return Object.entries(floors).map(([workload, floorPct]) => {
+    const fromPerTx = perTxOf(first.counts, workload);
+    const toPerTx = perTxOf(last.counts, workload);
+    const totalPerTx = toPerTx - fromPerTx;
+    const totalPct = 100 * totalPerTx / fromPerTx;
+    const endsDiffer = Math.abs(totalPct) >= floorPct;
+    const share2 = (d) => endsDiffer && totalPerTx !== 0 ? 100 * d / totalPerTx : null;
+    const part = (from, to, deltaPerTx) => ({
+      from: from.commit,
+      to: to.commit,
+      fromIndex: from.index,
+      toIndex: to.index,
+      commits: to.index - from.index,
+      deltaPerTx
+    });
+    const out = {
+      workload,
+      floorPct,
+      fromPerTx,
+      toPerTx,
+      totalPerTx,
+      totalPct,
+      endsDiffer,
+      culprits: [],
+      culpritSumPerTx: 0,
+      remainderPerTx: 0,
+      belowFloor: { perTx: 0, ranges: 0 },
+      unresolved: [],
+      unseen: []
+    };
+    for (const s of segments) {
+      const j = s.judgements[workload];
+      const length = s.to.index - s.from.index;
+      if (length === 1 && j.call === "changed") {
+        out.culprits.push({
+          index: s.to.index,
+          commit: s.to.commit,
+          deltaPerTx: j.deltaPerTx,
+          deltaPct: j.deltaPct,
+          sharePct: share2(j.deltaPerTx)
+        });
+        out.culpritSumPerTx += j.deltaPerTx;
+      } else if (j.call === "quiet") {
+        out.belowFloor.perTx += j.deltaPerTx;
+        out.belowFloor.ranges += 1;
+        if (length > 1) out.unseen.push(part(s.from, s.to, j.deltaPerTx));
+      } else {
+        const inside = Array.from({ length: length - 1 }, (_, k) => s.from.index + 1 + k);
+        const why = length === 1 || !j.moved ? "unsteady" : inside.every((i) => unmeasured.has(i)) ? "unmeasured" : "budget";
+        out.unresolved.push({ ...part(s.from, s.to, j.deltaPerTx), why });
+      }
+    }
+    out.remainderPerTx = totalPerTx - out.culpritSumPerTx;
+    return out;
+  });
+}
+
+// src/core/attribution/attribution-report.ts
+init_simple_statistics();
+function attributionReport(search, accounts, ctx) {
+  const commit3 = (c) => ({ sha: c.sha, subject: c.subject });
+  const byIndex = new Map(search.points.map((p) => [p.index, p]));
+  const culprits = /* @__PURE__ */ new Map();
+  for (const a of accounts) {
+    for (const c of a.culprits) {
+      const entry = culprits.get(c.index) ?? { ...commit3(c.commit), position: c.index, changes: [] };
+      entry.changes.push({
+        workload: a.workload,
+        changePerTx: c.deltaPerTx,
+        changePct: c.deltaPct,
+        sharePct: c.sharePct
+      });
+      culprits.set(c.index, entry);
+    }
+  }
+  const range = (workload, r) => ({
+    workload,
+    from: r.from.sha,
+    to: r.to.sha,
+    commits: r.commits,
+    changePerTx: r.deltaPerTx
+  });
+  const first = search.points[0];
+  const last = search.points.at(-1);
+  return {
+    repo: ctx.repo,
+    from: commit3(first.commit),
+    to: commit3(last.commit),
+    commits: last.index - first.index,
+    counter: ctx.counter,
+    culprits: [...culprits.values()].sort((a, b) => a.position - b.position),
+    workloads: accounts.map((a) => ({
+      workload: a.workload,
+      floorPct: a.floorPct,
+      fromPerTx: a.fromPerTx,
+      toPerTx: a.toPerTx,
+      changePerTx: a.totalPerTx,
+      changePct: a.totalPct,
+      endsDiffer: a.endsDiffer,
+      culprits: a.culprits.length,
+      culpritSumPerTx: a.culpritSumPerTx,
+      remainderPerTx: a.remainderPerTx,
+      belowFloorPerTx: a.belowFloor.perTx,
+      belowFloorRanges: a.belowFloor.ranges,
+      unresolvedPerTx: a.unresolved.reduce((s, u) => s + u.deltaPerTx, 0)
+    })),
+    points: search.points.map((p) => ({
+      ...commit3(p.commit),
+      position: p.index,
+      counted: p.sameCodeAs === void 0,
+      ...p.sameCodeAs !== void 0 ? { sameCodeAs: byIndex.get(p.sameCodeAs).commit.sha } : {},
+      perTx: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, median([...v])])),
+      repetitions: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, [...v]]))
+    })),
+    unresolved: accounts.flatMap((a) => a.unresolved.map((u) => ({ ...range(a.workload, u), why: u.why }))),
+    unseen: accounts.flatMap((a) => a.unseen.map((u) => range(a.workload, u))),
+    unmeasured: search.unmeasured.map((u) => ({ ...commit3(u.commit), position: u.index, reason: u.reason })),
+    budget: { maxCommits: ctx.maxCommits, counted: search.counted, exhausted: search.exhausted },
+    cost: ctx.cost,
+    outDir: ctx.outDir
+  };
+}
+
+// src/flows/attribute/attribution-flow.ts
+init_errors();
+
+// src/flows/attribute/source-changes.ts
+import path63 from "node:path";
+
+// src/core/attribution/same-source.ts
+function isDocsPath(p) {
+  const name = p.split("/").pop() ?? p;
+  return p.startsWith("doc/") || /^README/.test(name) || /\.md$/i.test(name);
+}
+function isCSource(p) {
+  return /\.(c|h)$/.test(p);
+}
+function withoutComments(text2) {
+  let out = "";
+  let i = 0;
+  const n = text2.length;
+  while (i < n) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "/" && next === "*") {
+      const end = text2.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      out += " ";
+    } else if (c === "/" && next === "/") {
+      let j = i + 2;
+      while (j < n && !(text2[j] === "\n" && text2[j - 1] !== "\\")) j++;
+      i = j;
+      out += " ";
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < n && text2[j] !== c && text2[j] !== "\n") j += text2[j] === "\\" ? 2 : 1;
+      out += text2.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out.split("\n").map((line) => line.replace(/[ \t\f\v\r]+/g, " ").trim()).filter((line) => line !== "").join("\n");
+}
+async function sameCodeBySource(changes, read) {
+  for (const c of changes) {
+    if (isDocsPath(c.path)) continue;
+    if (c.status === "M" && isCSource(c.path)) {
+      const { before, after } = await read(c.path);
+      if (withoutComments(before) === withoutComments(after)) continue;
+    }
+    return { same: false, file: c.path };
+  }
+  return { same: true };
+}
+
+// src/flows/attribute/source-changes.ts
+var MAX_FILES = 2e3;
+function sourceComparer(req, deps) {
+  const layout = cacheLayout(path63.resolve(req.cacheDir));
+  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
+  const git = async (args) => {
+    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
+      env: { ...deps.env, LC_ALL: "C" },
+      ...deps.signal ? { signal: deps.signal } : {}
+    });
+    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
+    return res.stdout;
+  };
+  return async (a, b) => {
+    const fields = (await git(["diff", "--no-renames", "--name-status", "-z", a, b])).split("\0");
+    const changes = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i], path: fields[i + 1] });
+    if (changes.length > MAX_FILES) return { same: false, file: `${changes.length} files` };
+    return sameCodeBySource(changes, async (p) => ({
+      before: await git(["show", `${a}:${p}`]),
+      after: await git(["show", `${b}:${p}`])
+    }));
+  };
+}
+
+// src/core/report/attribution/waterfall-svg.ts
+var BAR = 56;
+var GAP = 18;
+var LEFT = 88;
+var RIGHT = 16;
+var TITLE = 30;
+var PLOT = 180;
+var BELOW = 40;
+var PANEL = TITLE + PLOT + BELOW;
+var PAD = 0.12;
+var COLORS = { level: "#8a8f98", up: "#c62828", down: "#2e7d32", zero: "#555555" };
+function barClass(b) {
+  if (b.kind === "from" || b.kind === "to") return "level";
+  return b.value > 0 ? "up" : b.value < 0 ? "down" : "zero";
+}
+var num5 = (v) => groupedNumber(v, 0);
+var signed3 = (v) => `${v > 0 ? "+" : v < 0 ? "-" : "\xB1"}${groupedNumber(Math.abs(v), 0)}`;
+var px = (v) => String(Math.round(v * 10) / 10);
+function renderWaterfallSvg(report) {
+  const panels = report.workloads.map((w) => ({ w, bars: waterfallOf(report, w.workload) }));
+  const columns2 = Math.max(...panels.map((p) => p.bars.length));
+  const width = LEFT + columns2 * (BAR + GAP) + RIGHT;
+  const height = PANEL * panels.length;
+  const title = `Where the instructions per transaction went: ${short(report.from.sha)} .. ${short(report.to.sha)}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<g font-family="sans-serif" font-size="11" fill="#222222">`,
+    ...panels.flatMap((p, i) => panel(p.w, p.bars, i * PANEL)),
+    "</g>",
+    "</svg>",
+    ""
+  ].join("\n");
+}
+function panel(w, bars, top) {
+  const values = bars.flatMap((b) => [b.start, b.end]);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = (hi - lo) * PAD || Math.max(1, Math.abs(hi) * 0.01);
+  lo -= pad;
+  hi += pad;
+  const plotTop = top + TITLE;
+  const y = (v) => plotTop + PLOT - (v - lo) / (hi - lo) * PLOT;
+  const bottom = plotTop + PLOT;
+  const out = [
+    `<g class="workload" data-workload="${escapeHtml(w.workload)}">`,
+    `<text x="${LEFT}" y="${top + 18}" font-size="13" font-weight="bold">${escapeHtml(
+      `${w.workload}: ${num5(w.fromPerTx)} -> ${num5(w.toPerTx)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)})`
+    )}</text>`,
+    // The axis: its ends labelled; it does not start at zero.
+    `<line x1="${LEFT - 6}" y1="${px(plotTop)}" x2="${LEFT - 6}" y2="${px(bottom)}" stroke="#999999"/>`,
+    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num5(hi)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num5(lo)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(bottom + 14)}" text-anchor="end" fill="#777777">(not from 0)</text>`
+  ];
+  bars.forEach((b, i) => {
+    const x = LEFT + i * (BAR + GAP);
+    const cls = barClass(b);
+    const [from, to] = cls === "level" ? [lo, b.value] : [Math.min(b.start, b.end), Math.max(b.start, b.end)];
+    const yTop = y(to);
+    const h = Math.max(1, y(from) - yTop);
+    const label = b.kind === "commit" ? short(b.label) : b.kind;
+    const value2 = cls === "level" ? num5(b.value) : signed3(b.value);
+    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value2}/tx` : `${label}: ${value2}/tx`;
+    const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
+    out.push(
+      `<g class="bar ${cls}" data-kind="${b.kind}" data-value="${b.value}" data-start="${b.start}" data-end="${b.end}">`,
+      `<title>${escapeHtml(tip)}</title>`,
+      `<rect x="${px(x)}" y="${px(yTop)}" width="${BAR}" height="${px(h)}" fill="${COLORS[cls]}"/>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value2)}</text>`,
+      `<text x="${px(x + BAR / 2)}" y="${px(bottom + 14)}" text-anchor="middle" font-family="monospace">${escapeHtml(label)}</text>`,
+      "</g>"
+    );
+    if (i < bars.length - 1) {
+      const level2 = y(cls === "level" ? b.value : b.end);
+      out.push(
+        `<line x1="${px(x + BAR)}" y1="${px(level2)}" x2="${px(x + BAR + GAP)}" y2="${px(level2)}" stroke="#999999" stroke-dasharray="2,2"/>`
+      );
+    }
+  });
+  out.push("</g>");
+  return out;
+}
+
+// src/flows/attribute/attribution-journal.ts
+init_zod();
+init_canonical_json();
+import { readFile as readFile17 } from "node:fs/promises";
+import path64 from "node:path";
+init_errors();
+init_stable_hash();
+var JOURNAL_FILE = "attribution-journal.json";
+function journalCounting(parts) {
+  return {
+    ...parts,
+    workloads: parts.workloads.map((i) => ({
+      name: i.workload.name,
+      definition: stableHash(canonicalJson(i))
+    })),
+    buildOptions: [...parts.buildOptions]
+  };
+}
+var countingSchema = external_exports.object({
+  repo: external_exports.string(),
+  from: external_exports.string(),
+  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), definition: external_exports.string() })),
+  buildOptions: external_exports.array(external_exports.string()),
+  counter: external_exports.string(),
+  compiler: external_exports.string()
+});
+var journalSchema = external_exports.object({
+  kind: external_exports.literal("pgperf-attribution-journal"),
+  version: external_exports.literal(1),
+  counting: countingSchema,
+  /** Per commit (full sha), per workload, the instructions per transaction of every repetition. */
+  points: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.array(external_exports.number()))),
+  /** "source a..b" or "code a..b" (full shas) -> whether b runs a's code. */
+  sameCode: external_exports.record(external_exports.string(), external_exports.boolean())
+});
+function countingDifferences(was, now) {
+  const out = [];
+  const field = (flag, a, b) => {
+    if (a !== b) out.push(`${flag} (journal: ${a}; now: ${b})`);
+  };
+  field("--repo", was.repo, now.repo);
+  field("--from", short(was.from), short(now.from));
+  const names = (c) => c.workloads.map((w) => w.name).join(", ") || "none";
+  if (names(was) !== names(now)) {
+    field("--workload", names(was), names(now));
+  } else {
+    const changed = now.workloads.filter((w, i) => w.definition !== was.workloads[i].definition);
+    if (changed.length > 0) {
+      out.push(
+        `--workload (the definition or instructions settings of ${changed.map((w) => w.name).join(", ")} changed)`
+      );
+    }
+  }
+  const options = (c) => c.buildOptions.join(" ") || "none";
+  field("--build-option", options(was), options(now));
+  field("--instruction-counter", was.counter, now.counter);
+  field("the compiler", was.compiler, now.compiler);
+  return out;
+}
+async function openJournal2(outDir, counting) {
+  const file2 = path64.join(outDir, JOURNAL_FILE);
+  const doc = await readJournal(file2, counting) ?? {
+    kind: "pgperf-attribution-journal",
+    version: 1,
+    counting,
+    points: {},
+    sameCode: {}
+  };
+  const write = () => writeAtomically(file2, `${JSON.stringify(doc)}
+`);
+  await write();
+  const key = (how, a, b) => `${how} ${a}..${b}`;
+  return {
+    heldAtStart: Object.keys(doc.points).length,
+    counts: (sha) => doc.points[sha],
+    async recordCounts(sha, counts) {
+      doc.points[sha] = Object.fromEntries(Object.entries(counts).map(([w, v]) => [w, [...v]]));
+      await write();
+    },
+    sameCode: (how, a, b) => doc.sameCode[key(how, a, b)],
+    async recordSameCode(how, a, b, same) {
+      doc.sameCode[key(how, a, b)] = same;
+      await write();
+    }
+  };
+}
+async function readJournal(file2, counting) {
+  let text2;
+  try {
+    text2 = await readFile17(file2, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
+  }
+  const fix = "give another --out, or remove the journal to start over";
+  let parsed;
+  try {
+    parsed = journalSchema.parse(JSON.parse(text2));
+  } catch (e) {
+    const why = e instanceof external_exports.ZodError ? e.issues[0]?.message ?? "not a journal" : errorMessage(e);
+    throw new UserError(`--out: ${file2} is not an attribution journal pgperf can read (${why}): ${fix}`);
+  }
+  const differences = countingDifferences(parsed.counting, counting);
+  if (differences.length > 0) {
+    throw new UserError(
+      `--out: ${file2} is the journal of an attribution counted differently: ${differences.join("; ")}. Its counts cannot be reused: run with the same values to resume it, or ${fix}`
+    );
+  }
+  return parsed;
+}
+
+// src/flows/attribute/attribution-flow.ts
+var WATERFALL_FILE = "waterfall.svg";
+var DEFAULT_MAX_COMMITS = 40;
+var NAMES = {
+  good: "--from",
+  bad: "--to",
+  needs: "an attribution needs --from in the history of --to"
+};
+function checkAttributionRequest(req) {
+  if (req.workloads.length === 0) throw new UserError("--workload: give at least one workload to count");
+  for (const w of req.workloads) {
+    if (!countable(w)) {
+      throw new UserError(
+        `--workload ${w.name}: its instructions cannot be counted (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool} runs for a time, not a fixed number of transactions`}); attribute counts pgbench workloads without pipeline`
+      );
+    }
+  }
+  if (req.floorPct !== void 0 && !(req.floorPct > 0 && req.floorPct <= 100)) {
+    throw new UserError(`--floor must be a percentage above 0 and at most 100, got '${req.floorPct}'`);
+  }
+  if (!Number.isInteger(req.maxCommits) || req.maxCommits < ATTRIBUTE_COUNTED.min || req.maxCommits > ATTRIBUTE_COUNTED.max) {
+    throw new UserError(
+      `--max-commits must be a whole number ${rangeText(ATTRIBUTE_COUNTED)}, got '${req.maxCommits}'`
+    );
+  }
+}
+async function attributionRange(req, deps) {
+  const gitDeps = {
+    runner: deps.runner,
+    logger: deps.logger,
+    env: deps.env ?? process.env,
+    ...deps.signal ? { signal: deps.signal } : {}
+  };
+  const range = await (deps.range ?? commitRange)(
+    { repo: req.repo, good: req.from, bad: req.to, cacheDir: req.cacheDir, names: NAMES },
+    gitDeps
+  ).catch((e) => {
+    if (e instanceof UserError && e.message.startsWith("unknown ref ")) {
+      const flag = e.message.startsWith(`unknown ref '${req.from}'`) ? "--from" : "--to";
+      throw new UserError(`${flag}: ${e.message}`);
+    }
+    throw e;
+  });
+  const from = range.commits[0];
+  const to = range.commits.at(-1);
+  if (range.walk !== "first-parent") {
+    throw new UserError(
+      `--from ${req.from} (${short(from.sha)}) is not on the first-parent line of --to ${req.to} (${short(to.sha)}) (it is on a merged branch): give a --from on --to's first-parent line, such as the merge-base`
+    );
+  }
+  const n = range.commits.length - 1;
+  if (n > ATTRIBUTE_COMMITS.max) {
+    throw new UserError(
+      `--from ${req.from} .. --to ${req.to} holds ${n} commits on the first-parent line; an attribution searches ${rangeText(ATTRIBUTE_COMMITS)}: give a shorter range (a release at a time)`
+    );
+  }
+  return range.commits;
+}
+async function runAttribution(req, deps) {
+  const started = Date.now();
+  const { logger } = deps;
+  const env = deps.env ?? process.env;
+  checkAttributionRequest(req);
+  const commits2 = await attributionRange(req, deps);
+  const probe3 = deps.probe ?? await probeCounters(deps.runner, deps.signal);
+  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "attribute");
+  const items = req.workloads.map((w) => ({
+    workload: w,
+    settings: w.instructions ?? DEFAULT_INSTRUCTION_SETTINGS
+  }));
+  const floors = Object.fromEntries(
+    items.map((i) => [i.workload.name, req.floorPct ?? i.settings.thresholdPct])
+  );
+  logger.info(
+    `attribute: ${commits2.length - 1} commit(s) after ${short(commits2[0].sha)} up to ${short(commits2.at(-1).sha)}; ${items.map((i) => `${i.workload.name} (floor \xB1${floors[i.workload.name]}%)`).join(", ")}; at most ${Math.min(req.maxCommits, commits2.length)} commits counted`
+  );
+  const cost = { builds: 0, cacheHits: 0, reused: 0, buildS: 0, countS: 0, totalS: 0 };
+  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  const buildDeps = { runner: deps.runner, logger, env, ...signal, toolchain };
+  const counterName = counter.kind === "perf" ? `perf (${counter.event})` : "cachegrind";
+  const journal = await resumeJournal(req, commits2[0], items, counterName, toolchain, logger);
+  const builds2 = /* @__PURE__ */ new Map();
+  const build = (c) => {
+    let b = builds2.get(c.sha);
+    if (!b) {
+      b = buildOne(req, deps, buildDeps, c, cost);
+      builds2.set(c.sha, b);
+    }
+    return b;
+  };
+  const compare2 = deps.compareCode ?? await defaultCompare2(req, deps);
+  let clientBinDir;
+  const measure = async (c) => {
+    const held = journal.counts(c.sha);
+    if (held) {
+      cost.reused += 1;
+      logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
+      return held;
+    }
+    const built = await build(c);
+    clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
+    const t0 = Date.now();
+    let record2;
+    try {
+      record2 = await (deps.count ?? countInstructions)(
+        items,
+        {
+          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
+          instructionCounter: req.instructionCounter ?? { counter: "auto" },
+          workloads: req.workloads,
+          runDir: path65.join(req.outDir, "counts", short(c.sha)),
+          clientBinDir,
+          ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+          ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+          dataChecksums: false
+        },
+        { runner: deps.runner, logger, ...deps.signal ? { signal: deps.signal } : {}, probe: probe3 },
+        { what: `attribute ${short(c.sha)}`, profileDir: "profiles" }
+      );
+    } finally {
+      cost.countS += (Date.now() - t0) / 1e3;
+    }
+    if (record2.failures.length > 0) {
+      throw new UnmeasuredCommit(
+        `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
+      );
+    }
+    const counts = Object.fromEntries(
+      items.map(({ workload: w }) => [
+        w.name,
+        record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
+      ])
+    );
+    await journal.recordCounts(c.sha, counts);
+    return counts;
+  };
+  const sameSource = journaled(
+    journal,
+    "source",
+    deps.sameSource ?? defaultSameSource(req, { ...deps, env })
+  );
+  const sameCode2 = journaled(journal, "code", async (a, b) => {
+    const ia = await build(a);
+    const ib = await build(b);
+    try {
+      const code = await compare2(ia, ib);
+      if (code.identical && !code.unknown) {
+        logger.info(
+          `attribute: ${short(b.sha)} builds the same compiled code as ${short(a.sha)}: not counted`
+        );
+        return true;
+      }
+      return false;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the compiled code of ${short(a.sha)} and ${short(b.sha)} could not be compared (${errorMessage(e)}); counting`
+      );
+      return false;
+    }
+  });
+  let search;
+  try {
+    search = await searchAttribution(
+      commits2,
+      { floors, maxCounted: req.maxCommits },
+      {
+        measure,
+        sameCode: sameCode2,
+        sameSource,
+        onProgress: (p) => logger.info(
+          `attribute: ${p.counted} of at most ${p.atMost} commits counted; range ${short(p.from.sha)}..${short(p.to.sha)}: counting ${short(p.at.sha)} "${p.at.subject}"`
+        )
+      }
+    );
+  } catch (e) {
+    if (e instanceof UnmeasuredCommit) throw new UserError(`attribute: an end of the range: ${e.message}`);
+    throw e;
+  }
+  cost.totalS = (Date.now() - started) / 1e3;
+  for (const k of ["buildS", "countS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
+  const report = attributionReport(search, accountAttribution(search, floors), {
+    repo: req.repo.input,
+    counter: counterName,
+    maxCommits: req.maxCommits,
+    cost,
+    outDir: req.outDir
+  });
+  await writeReport(req.outDir, report);
+  return report;
+}
+async function writeReport(outDir, report) {
+  await writeAtomically(path65.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+`);
+  await writeAtomically(path65.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path65.join(outDir, "attribution.md"),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  );
+}
+async function resumeJournal(req, from, items, counter, toolchain, logger) {
+  await mkdir15(req.outDir, { recursive: true });
+  const journal = await openJournal2(
+    req.outDir,
+    journalCounting({
+      repo: req.repo.url,
+      from: from.sha,
+      workloads: items,
+      buildOptions: req.extraOptions,
+      counter,
+      compiler: `${toolchain.compiler.version} (${toolchain.compiler.target})`
+    })
+  );
+  if (journal.heldAtStart > 0) {
+    logger.info(
+      `attribute: ${path65.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
+    );
+  }
+  return journal;
+}
+function journaled(journal, how, ask) {
+  return async (a, b) => {
+    const known = journal.sameCode(how, a.sha, b.sha);
+    if (known !== void 0) return known;
+    const same = await ask(a, b);
+    await journal.recordSameCode(how, a.sha, b.sha, same);
+    return same;
+  };
+}
+async function buildOne(req, deps, buildDeps, c, cost) {
+  const t0 = Date.now();
+  deps.logger.info(`attribute: building ${short(c.sha)} "${c.subject}"`);
+  try {
+    const built = await (deps.build ?? buildPostgres)(
+      {
+        label: short(c.sha),
+        repo: req.repo,
+        ref: c.sha,
+        sha: c.sha,
+        patches: [],
+        extraOptions: req.extraOptions,
+        cacheDir: req.cacheDir
+      },
+      buildDeps
+    );
+    cost.builds += 1;
+    if (built.record.cacheHit) cost.cacheHits += 1;
+    return built;
+  } catch (e) {
+    if (e instanceof UserError || deps.signal?.aborted) throw e;
+    throw new UnmeasuredCommit(`${short(c.sha)} could not be built: ${errorMessage(e)}`);
+  } finally {
+    cost.buildS += (Date.now() - t0) / 1e3;
+  }
+}
+function defaultSameSource(req, deps) {
+  const { logger } = deps;
+  const bySource = sourceComparer(req, {
+    runner: deps.runner,
+    logger,
+    env: deps.env,
+    ...deps.signal ? { signal: deps.signal } : {}
+  });
+  return async (a, b) => {
+    try {
+      const { same } = await bySource(a.sha, b.sha);
+      if (same) {
+        logger.info(
+          `attribute: ${short(a.sha)}..${short(b.sha)} changes only docs or comments: ${short(b.sha)} runs ${short(a.sha)}'s code, not built`
+        );
+      }
+      return same;
+    } catch (e) {
+      if (deps.signal?.aborted) throw e;
+      logger.warn(
+        `attribute: the source of ${short(a.sha)}..${short(b.sha)} could not be read (${errorMessage(e)}); building`
+      );
+      return false;
+    }
+  };
+}
+async function defaultCompare2(req, deps) {
+  const runAs = await resolveRunAs(req.runAs, deps);
+  return (a, b) => compareCompiledCode(
+    { label: "older", binDir: a.binDir },
+    { label: "newer", binDir: b.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir }
+  );
+}
+
+// src/flows/attribute/issue-attribution.ts
+function autoAttributorThenBisector(options, deps) {
+  const bisect2 = autoBisector(options, deps);
+  return async (request2) => await attributeIssueRange(request2, options, deps) ?? bisect2(request2);
+}
+async function attributeIssueRange({ issue: issue3, target }, options, deps) {
+  const { logger } = deps;
+  const job = await targetBisectJob(issue3, target, options.workloads);
+  const { measure } = options;
+  const request2 = {
+    repo: measure.repo,
+    from: job.good,
+    to: job.bad,
+    cacheDir: measure.cacheDir,
+    extraOptions: measure.extraOptions,
+    workloads: [job.workload],
+    maxCommits: DEFAULT_MAX_COMMITS,
+    ...measure.runAs !== void 0 ? { runAs: measure.runAs } : {},
+    ...measure.tmpDir !== void 0 ? { tmpDir: measure.tmpDir } : {},
+    outDir: path66.join(measure.outDir, `attribute-issue-${issue3}`)
+  };
+  let report;
+  try {
+    checkAttributionRequest(request2);
+    const commits2 = await attributionRange(request2, deps);
+    if (commits2.length <= 2) return void 0;
+    report = await runAttribution(request2, deps);
+  } catch (e) {
+    if (deps.signal?.aborted) throw e;
+    logger.info(
+      `issue #${issue3}: not attributed (${e instanceof UserError ? errorMessage(e) : `the attribution failed: ${errorMessage(e)}`}); bisecting its timings`
+    );
+    return void 0;
+  }
+  if (report.culprits.length === 0) {
+    logger.info(
+      `issue #${issue3}: the attribution named no commit (the instructions per transaction did not move beyond the floor between ${job.good.slice(0, 10)} and ${job.bad.slice(0, 10)}); bisecting its timings`
+    );
+    return void 0;
+  }
+  if (deps.api) {
+    const markdown = renderAttributionMarkdown(report, options.links);
+    const posted = await deps.api.createComment(issue3, markdown).catch((e) => {
+      logger.warn(`issue #${issue3}: the attribution could not be commented (${errorMessage(e)})`);
+      return void 0;
+    });
+    if (posted) logger.info(`posted the attribution on issue #${issue3} (comment ${posted.id})`);
+  }
+  const named = report.culprits.map((c) => `${c.sha.slice(0, 10)} "${c.subject}"`).join(", ");
+  return `attributed: ${report.culprits.length} commit(s) moved the instructions per transaction: ${named}`;
+}
+
 // src/adapters/action/repo-url.ts
 function repoUrlOf(inputs, ctx) {
   if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
@@ -86301,8 +87563,8 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path63.join(resultsDir, RESULTS_FILE);
-  const reportFile = path63.join(resultsDir, REPORT_FILE);
+  const resultsFile = path67.join(resultsDir, RESULTS_FILE);
+  const reportFile = path67.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const repository = `${ctx.owner}/${ctx.repo}`;
   const changePoints = { magnitudePct: inputs.threshold };
@@ -86346,7 +87608,11 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
         signal: deps.signal,
         history: store.reader,
         ...api && deps.build ? {
-          bisect: autoBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), { ...deps, api, store })
+          bisect: autoAttributorThenBisector(autoBisectOptions(inputs, ctx, deps, resultsDir), {
+            ...deps,
+            api,
+            store
+          })
         } : {},
         backfill: { runner: deps.runner }
       }
@@ -86409,7 +87675,7 @@ function nightlyChoice(inputs, ctx, deps) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path63.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path67.resolve(inputs.headBinDir) } : {},
       ...inputs.headRef ? { ref: inputs.headRef } : {},
       ...ctx.sha ? { event: { name: ctx.eventName, sha: ctx.sha, ...ctx.refName ? { ref: ctx.refName } : {} } } : {},
       source: () => ({
@@ -86428,11 +87694,11 @@ function nightlyChoice(inputs, ctx, deps) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path66 from "node:path";
+import path70 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile19 } from "node:fs/promises";
-import path65 from "node:path";
+import path69 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -86534,7 +87800,7 @@ function median3(values) {
 // src/flows/calibrate/drill-workload.ts
 init_regular_file();
 import { writeFile as writeFile18 } from "node:fs/promises";
-import path64 from "node:path";
+import path68 from "node:path";
 var DRILL_SETTING = "pgperf.drill";
 var DRILL_SUFFIX = "-drill";
 function drillArms(binDir) {
@@ -86558,7 +87824,7 @@ function undrillable(w) {
 async function drillWorkload(w, rows, dir) {
   const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
     (w.scripts ?? []).map(async (s) => ({
-      name: path64.basename(s.file, ".sql"),
+      name: path68.basename(s.file, ".sql"),
       text: await readRegularFile(s.file),
       weight: s.weight
     }))
@@ -86566,7 +87832,7 @@ async function drillWorkload(w, rows, dir) {
   const name = `${w.name}${DRILL_SUFFIX}`;
   const scripts = [];
   for (const [i, t] of texts.entries()) {
-    const file2 = path64.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    const file2 = path68.join(dir, `${name}-${i + 1}-${t.name}.sql`);
     await writeFile18(file2, withDrill(t.text, rows), { mode: 420 });
     scripts.push({ file: file2, weight: t.weight });
   }
@@ -86682,7 +87948,7 @@ async function runCalibration(options, deps) {
     measured.result = kept;
     if (measured.archived) await deps.keep?.(kept);
   }
-  const calibrationFile = calibrationDir ? path65.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path69.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile19(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -86746,10 +88012,10 @@ ${renderCalibrationText(c, record2, skipped)}\`\`\`
 // src/adapters/action/calibrate-mode.ts
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  const binDir = path66.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path70.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path66.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path70.join(resultsDir, RESULTS_FILE);
   try {
     const { calibration, calibrationFile, decision, record: record2, drills } = await runCalibration(
       {
@@ -86771,7 +88037,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
           const run3 = await logger.group(
             aa ? "Calibration (A/A)" : `Calibration (${name})`,
             () => runPipeline(
-              { ...request2, runDir: aa ? resultsDir : path66.join(resultsDir, name) },
+              { ...request2, runDir: aa ? resultsDir : path70.join(resultsDir, name) },
               pipelineDepsOf(deps),
               keep ? store?.archive : void 0
             )
@@ -86789,7 +88055,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path66.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path70.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -87239,964 +88505,7 @@ function commentEventOf(ctx) {
 }
 
 // src/adapters/action/attribute-mode.ts
-import path70 from "node:path";
-
-// src/flows/attribute/attribution-flow.ts
-import { mkdir as mkdir15 } from "node:fs/promises";
-import path69 from "node:path";
-
-// src/core/attribution/point-judgement.ts
-init_simple_statistics();
-function perTxOf(counts, workload) {
-  const values = counts[workload];
-  if (!values || values.length === 0) throw new RangeError(`no counts of workload ${workload}`);
-  return median([...values]);
-}
-function judgePair(from, to, workload, floorPct, sameCode2 = false) {
-  const a = perTxOf(from, workload);
-  const b = perTxOf(to, workload);
-  const deltaPerTx = b - a;
-  const deltaPct2 = 100 * deltaPerTx / a;
-  if (sameCode2) return { call: "quiet", deltaPerTx: 0, deltaPct: 0, moved: false };
-  const verdict2 = judgeInstructions(from[workload], to[workload], floorPct).verdict;
-  const call = verdict2 === "regression" || verdict2 === "improvement" ? "changed" : verdict2 === "no-change" ? "quiet" : "unsteady";
-  return { call, deltaPerTx, deltaPct: deltaPct2, moved: Math.abs(deltaPct2) >= floorPct };
-}
-
-// src/core/attribution/attribution-search.ts
-var UnmeasuredCommit = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "UnmeasuredCommit";
-  }
-};
-function rootOf(p) {
-  return p.sameCodeAs ?? p.index;
-}
-function segmentsOf(points2, floors) {
-  const sorted = [...points2].sort((a, b) => a.index - b.index);
-  return sorted.slice(1).map((to, i) => {
-    const from = sorted[i];
-    const same = rootOf(from) === rootOf(to);
-    const judgements = Object.fromEntries(
-      Object.entries(floors).map(([w, floor]) => [w, judgePair(from.counts, to.counts, w, floor, same)])
-    );
-    return { from, to, judgements };
-  });
-}
-function moved(s) {
-  return Object.values(s.judgements).some((j) => j.moved || j.call === "changed");
-}
-function size(s) {
-  return Math.max(...Object.values(s.judgements).map((j) => Math.abs(j.deltaPct)));
-}
-function middleOf(s, unmeasured) {
-  const lo = s.from.index;
-  const hi = s.to.index;
-  const mid = lo + Math.floor((hi - lo) / 2);
-  for (let d = 0; d < hi - lo; d++) {
-    for (const i of [mid - d, mid + d + 1]) {
-      if (i > lo && i < hi && !unmeasured.has(i)) return i;
-    }
-  }
-  return void 0;
-}
-async function searchAttribution(commits2, options, deps) {
-  if (commits2.length < 2)
-    throw new RangeError(`an attribution needs two ends, got ${commits2.length} commit(s)`);
-  if (!(Number.isInteger(options.maxCounted) && options.maxCounted >= 2)) {
-    throw new RangeError(
-      `the budget must be at least 2 counted commits (the ends), got ${options.maxCounted}`
-    );
-  }
-  if (Object.keys(options.floors).length === 0) throw new RangeError("an attribution needs a workload");
-  const atMost = Math.min(options.maxCounted, commits2.length);
-  const points2 = /* @__PURE__ */ new Map();
-  const unmeasured = /* @__PURE__ */ new Map();
-  let counted = 0;
-  const first = 0;
-  const last = commits2.length - 1;
-  const count3 = async (index, range) => {
-    deps.onProgress?.({
-      counted,
-      atMost,
-      from: commits2[range[0]],
-      to: commits2[range[1]],
-      at: commits2[index]
-    });
-    counted += 1;
-    return deps.measure(commits2[index]);
-  };
-  points2.set(first, { index: first, commit: commits2[first], counts: await count3(first, [first, last]) });
-  const sameSource = (a, b) => deps.sameSource ? deps.sameSource(commits2[a], commits2[b]) : Promise.resolve(false);
-  points2.set(
-    last,
-    await sameSource(first, last) || await deps.sameCode(commits2[first], commits2[last]) ? { index: last, commit: commits2[last], counts: points2.get(first).counts, sameCodeAs: first } : { index: last, commit: commits2[last], counts: await count3(last, [first, last]) }
-  );
-  let exhausted = false;
-  for (; ; ) {
-    const open8 = segmentsOf([...points2.values()], options.floors).filter((s) => s.to.index - s.from.index > 1 && moved(s) && middleOf(s, unmeasured) !== void 0).sort((a, b) => size(b) - size(a) || a.from.index - b.from.index);
-    const next = open8[0];
-    if (!next) break;
-    if (counted >= options.maxCounted) {
-      exhausted = true;
-      break;
-    }
-    const m = middleOf(next, unmeasured);
-    const commit3 = commits2[m];
-    const before = counted;
-    try {
-      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit3) ? next.from : await deps.sameCode(commit3, commits2[rootOf(next.to)]) ? next.to : void 0;
-      if (end) {
-        points2.set(m, { index: m, commit: commit3, counts: end.counts, sameCodeAs: rootOf(end) });
-        continue;
-      }
-      points2.set(m, { index: m, commit: commit3, counts: await count3(m, [next.from.index, next.to.index]) });
-    } catch (e) {
-      if (!(e instanceof UnmeasuredCommit)) throw e;
-      if (counted === before) counted += 1;
-      unmeasured.set(m, e.message);
-    }
-  }
-  return {
-    points: [...points2.values()].sort((a, b) => a.index - b.index),
-    unmeasured: [...unmeasured].map(([index, reason]) => ({ index, commit: commits2[index], reason })),
-    counted,
-    exhausted
-  };
-}
-
-// src/core/attribution/attribution-accounting.ts
-function accountAttribution(search, floors) {
-  const segments = segmentsOf(search.points, floors);
-  const unmeasured = new Set(search.unmeasured.map((u) => u.index));
-  const first = search.points[0];
-  const last = search.points.at(-1);
-  return Object.entries(floors).map(([workload, floorPct]) => {
-    const fromPerTx = perTxOf(first.counts, workload);
-    const toPerTx = perTxOf(last.counts, workload);
-    const totalPerTx = toPerTx - fromPerTx;
-    const totalPct = 100 * totalPerTx / fromPerTx;
-    const endsDiffer = Math.abs(totalPct) >= floorPct;
-    const share2 = (d) => endsDiffer && totalPerTx !== 0 ? 100 * d / totalPerTx : null;
-    const part = (from, to, deltaPerTx) => ({
-      from: from.commit,
-      to: to.commit,
-      fromIndex: from.index,
-      toIndex: to.index,
-      commits: to.index - from.index,
-      deltaPerTx
-    });
-    const out = {
-      workload,
-      floorPct,
-      fromPerTx,
-      toPerTx,
-      totalPerTx,
-      totalPct,
-      endsDiffer,
-      culprits: [],
-      culpritSumPerTx: 0,
-      remainderPerTx: 0,
-      belowFloor: { perTx: 0, ranges: 0 },
-      unresolved: [],
-      unseen: []
-    };
-    for (const s of segments) {
-      const j = s.judgements[workload];
-      const length = s.to.index - s.from.index;
-      if (length === 1 && j.call === "changed") {
-        out.culprits.push({
-          index: s.to.index,
-          commit: s.to.commit,
-          deltaPerTx: j.deltaPerTx,
-          deltaPct: j.deltaPct,
-          sharePct: share2(j.deltaPerTx)
-        });
-        out.culpritSumPerTx += j.deltaPerTx;
-      } else if (j.call === "quiet") {
-        out.belowFloor.perTx += j.deltaPerTx;
-        out.belowFloor.ranges += 1;
-        if (length > 1) out.unseen.push(part(s.from, s.to, j.deltaPerTx));
-      } else {
-        const inside = Array.from({ length: length - 1 }, (_, k) => s.from.index + 1 + k);
-        const why = length === 1 || !j.moved ? "unsteady" : inside.every((i) => unmeasured.has(i)) ? "unmeasured" : "budget";
-        out.unresolved.push({ ...part(s.from, s.to, j.deltaPerTx), why });
-      }
-    }
-    out.remainderPerTx = totalPerTx - out.culpritSumPerTx;
-    return out;
-  });
-}
-
-// src/core/attribution/attribution-report.ts
-init_simple_statistics();
-function attributionReport(search, accounts, ctx) {
-  const commit3 = (c) => ({ sha: c.sha, subject: c.subject });
-  const byIndex = new Map(search.points.map((p) => [p.index, p]));
-  const culprits = /* @__PURE__ */ new Map();
-  for (const a of accounts) {
-    for (const c of a.culprits) {
-      const entry = culprits.get(c.index) ?? { ...commit3(c.commit), position: c.index, changes: [] };
-      entry.changes.push({
-        workload: a.workload,
-        changePerTx: c.deltaPerTx,
-        changePct: c.deltaPct,
-        sharePct: c.sharePct
-      });
-      culprits.set(c.index, entry);
-    }
-  }
-  const range = (workload, r) => ({
-    workload,
-    from: r.from.sha,
-    to: r.to.sha,
-    commits: r.commits,
-    changePerTx: r.deltaPerTx
-  });
-  const first = search.points[0];
-  const last = search.points.at(-1);
-  return {
-    repo: ctx.repo,
-    from: commit3(first.commit),
-    to: commit3(last.commit),
-    commits: last.index - first.index,
-    counter: ctx.counter,
-    culprits: [...culprits.values()].sort((a, b) => a.position - b.position),
-    workloads: accounts.map((a) => ({
-      workload: a.workload,
-      floorPct: a.floorPct,
-      fromPerTx: a.fromPerTx,
-      toPerTx: a.toPerTx,
-      changePerTx: a.totalPerTx,
-      changePct: a.totalPct,
-      endsDiffer: a.endsDiffer,
-      culprits: a.culprits.length,
-      culpritSumPerTx: a.culpritSumPerTx,
-      remainderPerTx: a.remainderPerTx,
-      belowFloorPerTx: a.belowFloor.perTx,
-      belowFloorRanges: a.belowFloor.ranges,
-      unresolvedPerTx: a.unresolved.reduce((s, u) => s + u.deltaPerTx, 0)
-    })),
-    points: search.points.map((p) => ({
-      ...commit3(p.commit),
-      position: p.index,
-      counted: p.sameCodeAs === void 0,
-      ...p.sameCodeAs !== void 0 ? { sameCodeAs: byIndex.get(p.sameCodeAs).commit.sha } : {},
-      perTx: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, median([...v])])),
-      repetitions: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, [...v]]))
-    })),
-    unresolved: accounts.flatMap((a) => a.unresolved.map((u) => ({ ...range(a.workload, u), why: u.why }))),
-    unseen: accounts.flatMap((a) => a.unseen.map((u) => range(a.workload, u))),
-    unmeasured: search.unmeasured.map((u) => ({ ...commit3(u.commit), position: u.index, reason: u.reason })),
-    budget: { maxCommits: ctx.maxCommits, counted: search.counted, exhausted: search.exhausted },
-    cost: ctx.cost,
-    outDir: ctx.outDir
-  };
-}
-
-// src/flows/attribute/attribution-flow.ts
-init_errors();
-
-// src/flows/attribute/source-changes.ts
-import path67 from "node:path";
-
-// src/core/attribution/same-source.ts
-function isDocsPath(p) {
-  const name = p.split("/").pop() ?? p;
-  return p.startsWith("doc/") || /^README/.test(name) || /\.md$/i.test(name);
-}
-function isCSource(p) {
-  return /\.(c|h)$/.test(p);
-}
-function withoutComments(text2) {
-  let out = "";
-  let i = 0;
-  const n = text2.length;
-  while (i < n) {
-    const c = text2[i];
-    const next = text2[i + 1];
-    if (c === "/" && next === "*") {
-      const end = text2.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
-      out += " ";
-    } else if (c === "/" && next === "/") {
-      let j = i + 2;
-      while (j < n && !(text2[j] === "\n" && text2[j - 1] !== "\\")) j++;
-      i = j;
-      out += " ";
-    } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < n && text2[j] !== c && text2[j] !== "\n") j += text2[j] === "\\" ? 2 : 1;
-      out += text2.slice(i, j + 1);
-      i = j + 1;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out.split("\n").map((line) => line.replace(/[ \t\f\v\r]+/g, " ").trim()).filter((line) => line !== "").join("\n");
-}
-async function sameCodeBySource(changes, read) {
-  for (const c of changes) {
-    if (isDocsPath(c.path)) continue;
-    if (c.status === "M" && isCSource(c.path)) {
-      const { before, after } = await read(c.path);
-      if (withoutComments(before) === withoutComments(after)) continue;
-    }
-    return { same: false, file: c.path };
-  }
-  return { same: true };
-}
-
-// src/flows/attribute/source-changes.ts
-var MAX_FILES = 2e3;
-function sourceComparer(req, deps) {
-  const layout = cacheLayout(path67.resolve(req.cacheDir));
-  const mirror = new SourceMirror(req.repo, layout.git, layout.locks, deps);
-  const git = async (args) => {
-    const res = await deps.runner.run("git", ["--git-dir", mirror.dir, ...args], {
-      env: { ...deps.env, LC_ALL: "C" },
-      ...deps.signal ? { signal: deps.signal } : {}
-    });
-    if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${tail(res.stderr, 5)}`);
-    return res.stdout;
-  };
-  return async (a, b) => {
-    const fields = (await git(["diff", "--no-renames", "--name-status", "-z", a, b])).split("\0");
-    const changes = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) changes.push({ status: fields[i], path: fields[i + 1] });
-    if (changes.length > MAX_FILES) return { same: false, file: `${changes.length} files` };
-    return sameCodeBySource(changes, async (p) => ({
-      before: await git(["show", `${a}:${p}`]),
-      after: await git(["show", `${b}:${p}`])
-    }));
-  };
-}
-
-// src/core/attribution/attribution-waterfall.ts
-function waterfallOf(report, workload) {
-  const w = report.workloads.find((x) => x.workload === workload);
-  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
-  const bars = [
-    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
-  ];
-  let level2 = w.fromPerTx;
-  for (const c of report.culprits) {
-    const change2 = c.changes.find((x) => x.workload === workload);
-    if (!change2) continue;
-    const end = level2 + change2.changePerTx;
-    bars.push({
-      kind: "commit",
-      label: c.sha,
-      subject: c.subject,
-      start: level2,
-      end,
-      value: change2.changePerTx
-    });
-    level2 = end;
-  }
-  bars.push({
-    kind: "remainder",
-    label: "remainder",
-    start: level2,
-    end: w.toPerTx,
-    value: w.toPerTx - level2
-  });
-  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
-  return bars;
-}
-
-// src/core/report/attribution/waterfall-svg.ts
-var BAR = 56;
-var GAP = 18;
-var LEFT = 88;
-var RIGHT = 16;
-var TITLE = 30;
-var PLOT = 180;
-var BELOW = 40;
-var PANEL = TITLE + PLOT + BELOW;
-var PAD = 0.12;
-var COLORS = { level: "#8a8f98", up: "#c62828", down: "#2e7d32", zero: "#555555" };
-function barClass(b) {
-  if (b.kind === "from" || b.kind === "to") return "level";
-  return b.value > 0 ? "up" : b.value < 0 ? "down" : "zero";
-}
-var num5 = (v) => groupedNumber(v, 0);
-var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : "\xB1"}${groupedNumber(Math.abs(v), 0)}`;
-var px = (v) => String(Math.round(v * 10) / 10);
-function renderWaterfallSvg(report) {
-  const panels = report.workloads.map((w) => ({ w, bars: waterfallOf(report, w.workload) }));
-  const columns2 = Math.max(...panels.map((p) => p.bars.length));
-  const width = LEFT + columns2 * (BAR + GAP) + RIGHT;
-  const height = PANEL * panels.length;
-  const title = `Where the instructions per transaction went: ${short(report.from.sha)} .. ${short(report.to.sha)}`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">`,
-    `<title>${escapeHtml(title)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<g font-family="sans-serif" font-size="11" fill="#222222">`,
-    ...panels.flatMap((p, i) => panel(p.w, p.bars, i * PANEL)),
-    "</g>",
-    "</svg>",
-    ""
-  ].join("\n");
-}
-function panel(w, bars, top) {
-  const values = bars.flatMap((b) => [b.start, b.end]);
-  let lo = Math.min(...values);
-  let hi = Math.max(...values);
-  const pad = (hi - lo) * PAD || Math.max(1, Math.abs(hi) * 0.01);
-  lo -= pad;
-  hi += pad;
-  const plotTop = top + TITLE;
-  const y = (v) => plotTop + PLOT - (v - lo) / (hi - lo) * PLOT;
-  const bottom = plotTop + PLOT;
-  const out = [
-    `<g class="workload" data-workload="${escapeHtml(w.workload)}">`,
-    `<text x="${LEFT}" y="${top + 18}" font-size="13" font-weight="bold">${escapeHtml(
-      `${w.workload}: ${num5(w.fromPerTx)} -> ${num5(w.toPerTx)} instructions/tx (${signed(w.changePerTx)}, ${formatPct(w.changePct)})`
-    )}</text>`,
-    // The axis: its ends labelled; it does not start at zero.
-    `<line x1="${LEFT - 6}" y1="${px(plotTop)}" x2="${LEFT - 6}" y2="${px(bottom)}" stroke="#999999"/>`,
-    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num5(hi)}</text>`,
-    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num5(lo)}</text>`,
-    `<text x="${LEFT - 10}" y="${px(bottom + 14)}" text-anchor="end" fill="#777777">(not from 0)</text>`
-  ];
-  bars.forEach((b, i) => {
-    const x = LEFT + i * (BAR + GAP);
-    const cls = barClass(b);
-    const [from, to] = cls === "level" ? [lo, b.value] : [Math.min(b.start, b.end), Math.max(b.start, b.end)];
-    const yTop = y(to);
-    const h = Math.max(1, y(from) - yTop);
-    const label = b.kind === "commit" ? short(b.label) : b.kind;
-    const value = cls === "level" ? num5(b.value) : signed(b.value);
-    const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value}/tx` : `${label}: ${value}/tx`;
-    const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
-    out.push(
-      `<g class="bar ${cls}" data-kind="${b.kind}" data-value="${b.value}" data-start="${b.start}" data-end="${b.end}">`,
-      `<title>${escapeHtml(tip)}</title>`,
-      `<rect x="${px(x)}" y="${px(yTop)}" width="${BAR}" height="${px(h)}" fill="${COLORS[cls]}"/>`,
-      `<text x="${px(x + BAR / 2)}" y="${px(valueY)}" text-anchor="middle">${escapeHtml(value)}</text>`,
-      `<text x="${px(x + BAR / 2)}" y="${px(bottom + 14)}" text-anchor="middle" font-family="monospace">${escapeHtml(label)}</text>`,
-      "</g>"
-    );
-    if (i < bars.length - 1) {
-      const level2 = y(cls === "level" ? b.value : b.end);
-      out.push(
-        `<line x1="${px(x + BAR)}" y1="${px(level2)}" x2="${px(x + BAR + GAP)}" y2="${px(level2)}" stroke="#999999" stroke-dasharray="2,2"/>`
-      );
-    }
-  });
-  out.push("</g>");
-  return out;
-}
-
-// src/core/report/attribution/attribution-text.ts
-init_plain_text();
-var WATERFALL_WIDTH = 40;
-var UNRESOLVED_WHY = {
-  budget: "the budget of counted commits ran out",
-  unmeasured: "no commit inside could be built or counted",
-  unsteady: "the counts are not steady enough to tell"
-};
-var perTx2 = (v) => groupedNumber(v, 0);
-var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
-function waterfall(bars) {
-  const rows = bars.map((b) => ({
-    label: b.kind === "commit" ? short(b.label) : b.label,
-    from: b.start,
-    to: b.end,
-    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed2(b.value)
-  }));
-  const all = rows.flatMap((r) => [r.from, r.to]);
-  const lo = Math.min(...all);
-  const hi = Math.max(...all);
-  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
-  const labelWidth = Math.max(...rows.map((r) => r.label.length));
-  const textWidth = Math.max(...rows.map((r) => r.text.length));
-  return rows.map((r) => {
-    const a = x(Math.min(r.from, r.to));
-    const b = x(Math.max(r.from, r.to));
-    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
-    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
-  });
-}
-
-// src/core/report/attribution/attribution-markdown.ts
-var signed3 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
-var share = (pct5) => pct5 === null ? "\u2013" : `${Math.round(pct5)} %`;
-function renderAttributionMarkdown(r, options = {}) {
-  const commit3 = (sha) => commitLink(sha, options.repoUrl);
-  const out = [
-    `## pgperf attribute: ${commit3(r.from.sha)} .. ${commit3(r.to.sha)}`,
-    "",
-    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
-  ];
-  if (options.waterfallImage !== void 0) {
-    out.push(
-      "",
-      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
-    );
-  }
-  for (const w of r.workloads)
-    out.push("", ...workloadMarkdown(r, w, commit3, options.waterfallImage === void 0));
-  if (r.unmeasured.length > 0) {
-    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
-    for (const u of r.unmeasured) out.push(`- ${commit3(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
-  }
-  const c = r.cost;
-  out.push(
-    "",
-    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
-  );
-  return `${out.join("\n")}
-`;
-}
-function workloadMarkdown(r, w, commit3, textWaterfall) {
-  const culprits = r.culprits.flatMap(
-    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
-  );
-  const out = [
-    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
-    ""
-  ];
-  if (culprits.length === 0) {
-    out.push("No commit moved it by the floor or more.");
-  } else {
-    out.push(
-      "| commit | change/tx | share | subject |",
-      "| --- | ---: | ---: | --- |",
-      ...culprits.map(
-        (c) => `| ${commit3(c.sha)} | ${signed3(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
-      )
-    );
-  }
-  out.push(
-    "",
-    `Sum of the ${culprits.length} commit(s): ${signed3(w.culpritSumPerTx)} of ${signed3(w.changePerTx)}; remainder ${signed3(w.remainderPerTx)} (${signed3(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed3(w.unresolvedPerTx)} unresolved` : "") + ")."
-  );
-  if (textWaterfall && culprits.length > 0) {
-    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
-  }
-  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
-    out.push(
-      "",
-      `Unresolved: ${commit3(u.from)}..${commit3(u.to)} (${u.commits} commit(s), ${signed3(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
-    );
-  }
-  const unseen = r.unseen.filter((x) => x.workload === w.workload);
-  if (unseen.length > 0) {
-    out.push(
-      "",
-      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
-    );
-  }
-  return out;
-}
-
-// src/flows/attribute/attribution-journal.ts
-init_zod();
-init_canonical_json();
-import { readFile as readFile17 } from "node:fs/promises";
-import path68 from "node:path";
-init_errors();
-init_stable_hash();
-var JOURNAL_FILE = "attribution-journal.json";
-function journalCounting(parts) {
-  return {
-    ...parts,
-    workloads: parts.workloads.map((i) => ({
-      name: i.workload.name,
-      definition: stableHash(canonicalJson(i))
-    })),
-    buildOptions: [...parts.buildOptions]
-  };
-}
-var countingSchema = external_exports.object({
-  repo: external_exports.string(),
-  from: external_exports.string(),
-  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), definition: external_exports.string() })),
-  buildOptions: external_exports.array(external_exports.string()),
-  counter: external_exports.string(),
-  compiler: external_exports.string()
-});
-var journalSchema = external_exports.object({
-  kind: external_exports.literal("pgperf-attribution-journal"),
-  version: external_exports.literal(1),
-  counting: countingSchema,
-  /** Per commit (full sha), per workload, the instructions per transaction of every repetition. */
-  points: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), external_exports.array(external_exports.number()))),
-  /** "source a..b" or "code a..b" (full shas) -> whether b runs a's code. */
-  sameCode: external_exports.record(external_exports.string(), external_exports.boolean())
-});
-function countingDifferences(was, now) {
-  const out = [];
-  const field = (flag, a, b) => {
-    if (a !== b) out.push(`${flag} (journal: ${a}; now: ${b})`);
-  };
-  field("--repo", was.repo, now.repo);
-  field("--from", short(was.from), short(now.from));
-  const names = (c) => c.workloads.map((w) => w.name).join(", ") || "none";
-  if (names(was) !== names(now)) {
-    field("--workload", names(was), names(now));
-  } else {
-    const changed = now.workloads.filter((w, i) => w.definition !== was.workloads[i].definition);
-    if (changed.length > 0) {
-      out.push(
-        `--workload (the definition or instructions settings of ${changed.map((w) => w.name).join(", ")} changed)`
-      );
-    }
-  }
-  const options = (c) => c.buildOptions.join(" ") || "none";
-  field("--build-option", options(was), options(now));
-  field("--instruction-counter", was.counter, now.counter);
-  field("the compiler", was.compiler, now.compiler);
-  return out;
-}
-async function openJournal2(outDir, counting) {
-  const file2 = path68.join(outDir, JOURNAL_FILE);
-  const doc = await readJournal(file2, counting) ?? {
-    kind: "pgperf-attribution-journal",
-    version: 1,
-    counting,
-    points: {},
-    sameCode: {}
-  };
-  const write = () => writeAtomically(file2, `${JSON.stringify(doc)}
-`);
-  await write();
-  const key = (how, a, b) => `${how} ${a}..${b}`;
-  return {
-    heldAtStart: Object.keys(doc.points).length,
-    counts: (sha) => doc.points[sha],
-    async recordCounts(sha, counts) {
-      doc.points[sha] = Object.fromEntries(Object.entries(counts).map(([w, v]) => [w, [...v]]));
-      await write();
-    },
-    sameCode: (how, a, b) => doc.sameCode[key(how, a, b)],
-    async recordSameCode(how, a, b, same) {
-      doc.sameCode[key(how, a, b)] = same;
-      await write();
-    }
-  };
-}
-async function readJournal(file2, counting) {
-  let text2;
-  try {
-    text2 = await readFile17(file2, "utf8");
-  } catch (e) {
-    if (e.code === "ENOENT") return void 0;
-    throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
-  }
-  const fix = "give another --out, or remove the journal to start over";
-  let parsed;
-  try {
-    parsed = journalSchema.parse(JSON.parse(text2));
-  } catch (e) {
-    const why = e instanceof external_exports.ZodError ? e.issues[0]?.message ?? "not a journal" : errorMessage(e);
-    throw new UserError(`--out: ${file2} is not an attribution journal pgperf can read (${why}): ${fix}`);
-  }
-  const differences = countingDifferences(parsed.counting, counting);
-  if (differences.length > 0) {
-    throw new UserError(
-      `--out: ${file2} is the journal of an attribution counted differently: ${differences.join("; ")}. Its counts cannot be reused: run with the same values to resume it, or ${fix}`
-    );
-  }
-  return parsed;
-}
-
-// src/flows/attribute/attribution-flow.ts
-var WATERFALL_FILE = "waterfall.svg";
-var DEFAULT_MAX_COMMITS = 40;
-var NAMES = {
-  good: "--from",
-  bad: "--to",
-  needs: "an attribution needs --from in the history of --to"
-};
-function checkAttributionRequest(req) {
-  if (req.workloads.length === 0) throw new UserError("--workload: give at least one workload to count");
-  for (const w of req.workloads) {
-    if (!countable(w)) {
-      throw new UserError(
-        `--workload ${w.name}: its instructions cannot be counted (${w.tool === "pgbench" ? "pipeline" : `tool ${w.tool} runs for a time, not a fixed number of transactions`}); attribute counts pgbench workloads without pipeline`
-      );
-    }
-  }
-  if (req.floorPct !== void 0 && !(req.floorPct > 0 && req.floorPct <= 100)) {
-    throw new UserError(`--floor must be a percentage above 0 and at most 100, got '${req.floorPct}'`);
-  }
-  if (!Number.isInteger(req.maxCommits) || req.maxCommits < ATTRIBUTE_COUNTED.min || req.maxCommits > ATTRIBUTE_COUNTED.max) {
-    throw new UserError(
-      `--max-commits must be a whole number ${rangeText(ATTRIBUTE_COUNTED)}, got '${req.maxCommits}'`
-    );
-  }
-}
-async function attributionRange(req, deps) {
-  const gitDeps = {
-    runner: deps.runner,
-    logger: deps.logger,
-    env: deps.env ?? process.env,
-    ...deps.signal ? { signal: deps.signal } : {}
-  };
-  const range = await (deps.range ?? commitRange)(
-    { repo: req.repo, good: req.from, bad: req.to, cacheDir: req.cacheDir, names: NAMES },
-    gitDeps
-  ).catch((e) => {
-    if (e instanceof UserError && e.message.startsWith("unknown ref ")) {
-      const flag = e.message.startsWith(`unknown ref '${req.from}'`) ? "--from" : "--to";
-      throw new UserError(`${flag}: ${e.message}`);
-    }
-    throw e;
-  });
-  const from = range.commits[0];
-  const to = range.commits.at(-1);
-  if (range.walk !== "first-parent") {
-    throw new UserError(
-      `--from ${req.from} (${short(from.sha)}) is not on the first-parent line of --to ${req.to} (${short(to.sha)}) (it is on a merged branch): give a --from on --to's first-parent line, such as the merge-base`
-    );
-  }
-  const n = range.commits.length - 1;
-  if (n > ATTRIBUTE_COMMITS.max) {
-    throw new UserError(
-      `--from ${req.from} .. --to ${req.to} holds ${n} commits on the first-parent line; an attribution searches ${rangeText(ATTRIBUTE_COMMITS)}: give a shorter range (a release at a time)`
-    );
-  }
-  return range.commits;
-}
-async function runAttribution(req, deps) {
-  const started = Date.now();
-  const { logger } = deps;
-  const env = deps.env ?? process.env;
-  checkAttributionRequest(req);
-  const commits2 = await attributionRange(req, deps);
-  const probe3 = deps.probe ?? await probeCounters(deps.runner, deps.signal);
-  const counter = chooseCounter(req.instructionCounter ?? { counter: "auto" }, probe3, "attribute");
-  const items = req.workloads.map((w) => ({
-    workload: w,
-    settings: w.instructions ?? DEFAULT_INSTRUCTION_SETTINGS
-  }));
-  const floors = Object.fromEntries(
-    items.map((i) => [i.workload.name, req.floorPct ?? i.settings.thresholdPct])
-  );
-  logger.info(
-    `attribute: ${commits2.length - 1} commit(s) after ${short(commits2[0].sha)} up to ${short(commits2.at(-1).sha)}; ${items.map((i) => `${i.workload.name} (floor \xB1${floors[i.workload.name]}%)`).join(", ")}; at most ${Math.min(req.maxCommits, commits2.length)} commits counted`
-  );
-  const cost = { builds: 0, cacheHits: 0, reused: 0, buildS: 0, countS: 0, totalS: 0 };
-  const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
-  const signal = deps.signal ? { signal: deps.signal } : {};
-  const buildDeps = { runner: deps.runner, logger, env, ...signal, toolchain };
-  const counterName = counter.kind === "perf" ? `perf (${counter.event})` : "cachegrind";
-  const journal = await resumeJournal(req, commits2[0], items, counterName, toolchain, logger);
-  const builds2 = /* @__PURE__ */ new Map();
-  const build = (c) => {
-    let b = builds2.get(c.sha);
-    if (!b) {
-      b = buildOne(req, deps, buildDeps, c, cost);
-      builds2.set(c.sha, b);
-    }
-    return b;
-  };
-  const compare2 = deps.compareCode ?? await defaultCompare2(req, deps);
-  let clientBinDir;
-  const measure = async (c) => {
-    const held = journal.counts(c.sha);
-    if (held) {
-      cost.reused += 1;
-      logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
-      return held;
-    }
-    const built = await build(c);
-    clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
-    const t0 = Date.now();
-    let record2;
-    try {
-      record2 = await (deps.count ?? countInstructions)(
-        items,
-        {
-          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
-          instructionCounter: req.instructionCounter ?? { counter: "auto" },
-          workloads: req.workloads,
-          runDir: path69.join(req.outDir, "counts", short(c.sha)),
-          clientBinDir,
-          ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
-          ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
-          dataChecksums: false
-        },
-        { runner: deps.runner, logger, ...deps.signal ? { signal: deps.signal } : {}, probe: probe3 },
-        { what: `attribute ${short(c.sha)}`, profileDir: "profiles" }
-      );
-    } finally {
-      cost.countS += (Date.now() - t0) / 1e3;
-    }
-    if (record2.failures.length > 0) {
-      throw new UnmeasuredCommit(
-        `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
-      );
-    }
-    const counts = Object.fromEntries(
-      items.map(({ workload: w }) => [
-        w.name,
-        record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
-      ])
-    );
-    await journal.recordCounts(c.sha, counts);
-    return counts;
-  };
-  const sameSource = journaled(
-    journal,
-    "source",
-    deps.sameSource ?? defaultSameSource(req, { ...deps, env })
-  );
-  const sameCode2 = journaled(journal, "code", async (a, b) => {
-    const ia = await build(a);
-    const ib = await build(b);
-    try {
-      const code = await compare2(ia, ib);
-      if (code.identical && !code.unknown) {
-        logger.info(
-          `attribute: ${short(b.sha)} builds the same compiled code as ${short(a.sha)}: not counted`
-        );
-        return true;
-      }
-      return false;
-    } catch (e) {
-      if (deps.signal?.aborted) throw e;
-      logger.warn(
-        `attribute: the compiled code of ${short(a.sha)} and ${short(b.sha)} could not be compared (${errorMessage(e)}); counting`
-      );
-      return false;
-    }
-  });
-  let search;
-  try {
-    search = await searchAttribution(
-      commits2,
-      { floors, maxCounted: req.maxCommits },
-      {
-        measure,
-        sameCode: sameCode2,
-        sameSource,
-        onProgress: (p) => logger.info(
-          `attribute: ${p.counted} of at most ${p.atMost} commits counted; range ${short(p.from.sha)}..${short(p.to.sha)}: counting ${short(p.at.sha)} "${p.at.subject}"`
-        )
-      }
-    );
-  } catch (e) {
-    if (e instanceof UnmeasuredCommit) throw new UserError(`attribute: an end of the range: ${e.message}`);
-    throw e;
-  }
-  cost.totalS = (Date.now() - started) / 1e3;
-  for (const k of ["buildS", "countS", "totalS"]) cost[k] = Math.round(cost[k] * 10) / 10;
-  const report = attributionReport(search, accountAttribution(search, floors), {
-    repo: req.repo.input,
-    counter: counterName,
-    maxCommits: req.maxCommits,
-    cost,
-    outDir: req.outDir
-  });
-  await writeReport(req.outDir, report);
-  return report;
-}
-async function writeReport(outDir, report) {
-  await writeAtomically(path69.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
-`);
-  await writeAtomically(path69.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
-  await writeAtomically(
-    path69.join(outDir, "attribution.md"),
-    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
-  );
-}
-async function resumeJournal(req, from, items, counter, toolchain, logger) {
-  await mkdir15(req.outDir, { recursive: true });
-  const journal = await openJournal2(
-    req.outDir,
-    journalCounting({
-      repo: req.repo.url,
-      from: from.sha,
-      workloads: items,
-      buildOptions: req.extraOptions,
-      counter,
-      compiler: `${toolchain.compiler.version} (${toolchain.compiler.target})`
-    })
-  );
-  if (journal.heldAtStart > 0) {
-    logger.info(
-      `attribute: ${path69.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
-    );
-  }
-  return journal;
-}
-function journaled(journal, how, ask) {
-  return async (a, b) => {
-    const known = journal.sameCode(how, a.sha, b.sha);
-    if (known !== void 0) return known;
-    const same = await ask(a, b);
-    await journal.recordSameCode(how, a.sha, b.sha, same);
-    return same;
-  };
-}
-async function buildOne(req, deps, buildDeps, c, cost) {
-  const t0 = Date.now();
-  deps.logger.info(`attribute: building ${short(c.sha)} "${c.subject}"`);
-  try {
-    const built = await (deps.build ?? buildPostgres)(
-      {
-        label: short(c.sha),
-        repo: req.repo,
-        ref: c.sha,
-        sha: c.sha,
-        patches: [],
-        extraOptions: req.extraOptions,
-        cacheDir: req.cacheDir
-      },
-      buildDeps
-    );
-    cost.builds += 1;
-    if (built.record.cacheHit) cost.cacheHits += 1;
-    return built;
-  } catch (e) {
-    if (e instanceof UserError || deps.signal?.aborted) throw e;
-    throw new UnmeasuredCommit(`${short(c.sha)} could not be built: ${errorMessage(e)}`);
-  } finally {
-    cost.buildS += (Date.now() - t0) / 1e3;
-  }
-}
-function defaultSameSource(req, deps) {
-  const { logger } = deps;
-  const bySource = sourceComparer(req, {
-    runner: deps.runner,
-    logger,
-    env: deps.env,
-    ...deps.signal ? { signal: deps.signal } : {}
-  });
-  return async (a, b) => {
-    try {
-      const { same } = await bySource(a.sha, b.sha);
-      if (same) {
-        logger.info(
-          `attribute: ${short(a.sha)}..${short(b.sha)} changes only docs or comments: ${short(b.sha)} runs ${short(a.sha)}'s code, not built`
-        );
-      }
-      return same;
-    } catch (e) {
-      if (deps.signal?.aborted) throw e;
-      logger.warn(
-        `attribute: the source of ${short(a.sha)}..${short(b.sha)} could not be read (${errorMessage(e)}); building`
-      );
-      return false;
-    }
-  };
-}
-async function defaultCompare2(req, deps) {
-  const runAs = await resolveRunAs(req.runAs, deps);
-  return (a, b) => compareCompiledCode(
-    { label: "older", binDir: a.binDir },
-    { label: "newer", binDir: b.binDir },
-    { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir }
-  );
-}
+import path71 from "node:path";
 
 // src/flows/attribute/attribution-gate.ts
 function attributionDecision(r, failOn) {
@@ -88224,8 +88533,8 @@ var runAttributeMode = async (inputs, ctx, deps, resultsDir) => {
       ...deps.signal ? { signal: deps.signal } : {}
     })
   );
-  const reportFile = path70.join(resultsDir, "attribution.md");
-  const attributionFile = path70.join(resultsDir, "attribution.json");
+  const reportFile = path71.join(resultsDir, "attribution.md");
+  const attributionFile = path71.join(resultsDir, "attribution.json");
   await io.writeSummary(
     renderAttributionMarkdown(report, { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl })
   );
@@ -88272,7 +88581,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path71.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path72.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -88467,12 +88776,12 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path72.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path73.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
       io: {
-        setOutput: (name, value) => setOutput(name, value),
+        setOutput: (name, value2) => setOutput(name, value2),
         writeSummary: async (markdown) => {
           if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(markdown).write();
         }
@@ -88498,7 +88807,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path72.resolve(path72.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path73.resolve(path73.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
