@@ -278,7 +278,7 @@ describe('gating and failures', () => {
     ],
     [
       { mode: 'publish' },
-      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, got 'publish'",
+      "input 'mode' must be one of benchmark, comment, nightly, consolidate, calibrate, bisect, command, attribute, got 'publish'",
     ],
     [{ 'github-token': '' }, "input 'github-token' is empty but 'comment' or 'commit-status' is on"],
     [{ rounds: 'many' }, "input 'rounds' must be a whole number >= 1, got 'many'"],
