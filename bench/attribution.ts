@@ -12,6 +12,7 @@
  * commit (fewer than 13 builds: the range and its `from` end). --out: default a new temp dir; an --out that
  * holds the journal of an earlier run resumes it (nothing counted again), so give a fresh one to measure.
  */
+import { instructionWorkloadText } from '../testkit/instruction-workload.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,20 +39,7 @@ const logger = consoleLogger();
 async function main(): Promise<void> {
   const history = await preparePgHistoryRepo({ dir: path.join(cacheDir, 'repos', 'pg18-history') });
   const out = values.out ?? (await mkdtemp(path.join(os.tmpdir(), 'pgperf-bench-attribution-')));
-  const workload = parseWorkload(
-    [
-      'name: select-only',
-      'tool: pgbench',
-      'builtin: select-only',
-      'scale: 1',
-      'clients: [1]',
-      'duration: 1',
-      'rounds: 1',
-      'instructions: { repetitions: 3 }',
-      '',
-    ].join('\n'),
-    'bench select-only',
-  );
+  const workload = parseWorkload(instructionWorkloadText(1, '{ repetitions: 3 }'), 'bench select-only');
   const t0 = Date.now();
   const report = await runAttribution(
     {

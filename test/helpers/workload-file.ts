@@ -1,6 +1,7 @@
 /** Workload files written for a test into its temporary directory. */
 import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { instructionWorkloadText } from '../../testkit/instruction-workload.js';
 
 /**
  * Writes `text` to dir/name readable by all (0644: the PostgreSQL server and pgbench may run as another
@@ -13,22 +14,7 @@ export async function writeWorkloadFile(dir: string, name: string, text: string)
   return file;
 }
 
-/**
- * select-only at scale 1 and 1 client, short timed rounds, with the instruction mode's settings
- * `instructions` (YAML flow text, e.g. "{ repetitions: 3 }"): the instruction tests' workload.
- */
+/** The instruction tests' workload (testkit/instruction-workload.ts) as select-only.yml in `dir`. */
 export function instructionWorkloadFile(dir: string, rounds: number, instructions: string): Promise<string> {
-  const text = [
-    'name: select-only',
-    'tool: pgbench',
-    'builtin: select-only',
-    'scale: 1',
-    'clients: [1]',
-    'duration: 1',
-    'warmup: 0',
-    `rounds: ${rounds}`,
-    `instructions: ${instructions}`,
-    '',
-  ].join('\n');
-  return writeWorkloadFile(dir, 'select-only.yml', text);
+  return writeWorkloadFile(dir, 'select-only.yml', instructionWorkloadText(rounds, instructions));
 }

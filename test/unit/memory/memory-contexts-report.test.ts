@@ -2,7 +2,8 @@
  * The largest backend's memory contexts in the reports: shown under the cell's backend memory, base's beside
  * head's, in the terminal and the comment's steady section, only where the backend memory moved beyond its
  * floors. The contexts are those PostgreSQL 18 logged for a backend of the bind-memory head
- * (test/fixtures/memory-contexts), so the figures are real ones.
+ * (test/fixtures/memory-contexts), so the figures are real ones. And the per-metric tables of a memory
+ * metric read in sizes, as the steady line does ("1.9 MB", not "1992294.4"); other metrics keep decimals.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { analyse } from '../../../src/core/compare/analysis/recorded-analysis.js
 import { decideRun } from '../../../src/flows/compare/pipeline/decide-run.js';
 import { steadySummary } from '../../../src/core/compare/evidence/steady-summary.js';
 import { renderComparisonText } from '../../../src/core/report/terminal/comparison-text.js';
+import { renderJobSummary } from '../../../src/core/report/markdown/markdown.js';
 import { steadyMetricsSection } from '../../../src/core/report/evidence/steady-metrics-section.js';
 import { parseMemoryContextsLog } from '../../../src/postgres/memory/memory-contexts-log.js';
 import { topContexts, type MemoryContextsRecord } from '../../../src/core/results/memory-contexts.js';
@@ -120,5 +122,22 @@ describe('the largest backend’s memory contexts in the reports', () => {
       'memory contexts',
     );
     expect(terminal(run(5.9, () => undefined))).not.toContain('memory contexts');
+  });
+});
+
+describe('a memory metric in the per-metric tables', () => {
+  it('reads its medians as sizes in the terminal and in markdown', () => {
+    const result = run(5.9, () => undefined);
+    const comparison = analyse(result);
+    const decision = decideRun(result, comparison);
+    const text = renderComparisonText(comparison, decision);
+    const row = text.split('\n').find((l) => /^\s+2\s+5\/5\s+1\.9 MB\s+5\.9 MB\s/.test(l));
+    expect(row, text).toBeDefined();
+    expect(text).not.toMatch(/199\d{4}/);
+    // TPS keeps its decimals.
+    expect(text).toMatch(/^\s+2\s+5\/5\s+\d+\.\d\s+\d+\.\d\s/m);
+    const md = renderJobSummary({ result, comparison, decision });
+    expect(md).toMatch(/\| 1\.9 MB \| 5\.9 MB \|/);
+    expect(md).not.toMatch(/1,99\d,\d{3}/);
   });
 });
