@@ -5,6 +5,7 @@
  *   /pgperf run [workloads=a,b] [clients=1,64] [rounds=N]
  *   /pgperf rerun <workload>@<clients>
  *   /pgperf accept <workload>[@<clients>] <reason>
+ *   /pgperf attribute <from>..<to> [workloads=a,b]
  *   /pgperf help
  *
  * Numbers are held to the bounds every other source of them has (src/core/bounds.ts): a comment cannot ask
@@ -16,7 +17,9 @@ export type PgperfCommand =
   | { kind: 'help' }
   | { kind: 'run'; workloads?: string[]; clients?: number[]; rounds?: number }
   | { kind: 'rerun'; workload: string; clients: number }
-  | { kind: 'accept'; workload: string; clients?: number; reason: string };
+  | { kind: 'accept'; workload: string; clients?: number; reason: string }
+  /** The refs as written (their syntax is checked where refs are: postgres/builds/ref-name.ts). */
+  | { kind: 'attribute'; from: string; to: string; workloads?: string[] };
 
 /** A comment that is a command: parsed, or the one-line problem with it. `text` is the command line. */
 export type ParsedCommand =
@@ -27,6 +30,7 @@ export const COMMAND_GRAMMAR = [
   '`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base',
   '`/pgperf rerun <workload>@<clients>`: measure one cell again',
   '`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit',
+  "`/pgperf attribute <from>..<to> [workloads=a,b]`: name the commits of the base repository's range that moved the instructions per transaction",
   '`/pgperf help`: this list',
 ];
 
@@ -95,8 +99,12 @@ function parseVerb(verb: string | undefined, args: string[]): PgperfCommand {
       }
       return { kind: 'accept', ...cell, reason };
     }
+    case 'attribute':
+      return parseAttribute(args);
     default:
-      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
+      throw new CommandProblem(
+        `unknown command '${clipWord(verb)}': expected run, rerun, accept, attribute or help`,
+      );
   }
 }
 
@@ -139,6 +147,26 @@ function parseRun(args: string[]): PgperfCommand {
     }
   }
   return { kind: 'run', ...run };
+}
+
+/** `attribute <from>..<to> [workloads=a,b]`: two refs around `..`, then the workloads as `run` names them. */
+function parseAttribute(args: string[]): PgperfCommand {
+  const [range, ...options] = args;
+  const ends = range?.split('..');
+  if (!range || range.includes('...') || ends!.length !== 2 || ends!.some((e) => e === '')) {
+    throw new CommandProblem(
+      `'attribute' needs a range <from>..<to> (e.g. REL_17_0..REL_18_0)${range ? `, got '${clipWord(range)}'` : ''}`,
+    );
+  }
+  for (const o of options) {
+    if (!o.startsWith('workloads=')) {
+      throw new CommandProblem(`unknown option '${clipWord(o)}' of 'attribute': expected workloads=`);
+    }
+  }
+  if (options.length > 1) throw new CommandProblem("option 'workloads' given twice");
+  const run = options.length > 0 ? parseRun(options) : undefined;
+  const workloads = run && run.kind === 'run' ? run.workloads : undefined;
+  return { kind: 'attribute', from: ends![0]!, to: ends![1]!, ...(workloads ? { workloads } : {}) };
 }
 
 function parseCell(word: string, needClients: boolean): { workload: string; clients?: number } {

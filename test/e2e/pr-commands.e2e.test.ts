@@ -224,7 +224,10 @@ describe('/pgperf run', () => {
     collaborators();
     const malformed: Array<[string, string]> = [
       ['/pgperf', 'no command after /pgperf'],
-      ['/pgperf benchmark please', "unknown command 'benchmark': expected run, rerun, accept or help"],
+      [
+        '/pgperf benchmark please',
+        "unknown command 'benchmark': expected run, rerun, accept, attribute or help",
+      ],
       ['/pgperf run rounds=0', "rounds=: '0' is not a whole number >= 1"],
       ['/pgperf run fast=yes', "unknown option 'fast=yes' of 'run'"],
       ['/pgperf rerun smoke', "'smoke' needs @<clients>, e.g. smoke@64"],

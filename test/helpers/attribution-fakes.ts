@@ -2,10 +2,15 @@
  * The side effects of an attribution as fakes over a synthetic first-parent history: commit i adds
  * `changes[i]` instructions per transaction to a level of 30,000 (every other commit touches docs only),
  * each build answers at once, each count gives three repetitions within ±0.04 %, and two builds run the
- * same compiled code when no commit between them changes the count. The fakes record which commits were
+ * same compiled code when no commit between them changes the count. Each count leaves the commit's
+ * per-transaction profile where a cachegrind count does: `work_<i>` holds commit i's added work, and a
+ * negative change is taken off `ExecScan` (30,000 in all at commit 0). The fakes record which commits were
  * built and counted, so tests check what the flow asked for (test/unit/attribution/).
  */
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { armProfileName, armProfileText } from '../../src/postgres/instructions/arm-profile.js';
+import { functionKey, type FunctionCost } from '../../src/postgres/instructions/cachegrind-file.js';
 import type { AttributionDeps, AttributionRequest } from '../../src/flows/attribute/attribution-flow.js';
 import { parseWorkload } from '../../src/drivers/load-workload.js';
 import { emptyInstructionsRecord } from '../../src/core/results/instructions.js';
@@ -25,6 +30,23 @@ export interface FakeOptions {
   walk?: 'first-parent' | 'ancestry-path';
   /** Counting throws this (as an interruption would) once this many commits were counted. */
   interruptAfter?: number;
+  /** The counts leave no profile (as perf's, or an older pgperf's, do). */
+  noProfiles?: boolean;
+}
+
+/** Commit i's self instructions per transaction per function, adding up to its level. */
+export function fakeProfile(i: number, changes: Record<number, number>): Map<string, FunctionCost> {
+  const out = new Map<string, FunctionCost>();
+  const add = (fn: string, ir: number) => out.set(functionKey('fake.c', fn), { fn, file: 'fake.c', ir });
+  let scan = 20_000;
+  for (const [k, d] of Object.entries(changes)) {
+    if (Number(k) > i) continue;
+    if (d > 0) add(`work_${k}`, d);
+    else scan += d;
+  }
+  add('ExecScan', scan);
+  add('exec_simple_query', 10_000);
+  return out;
 }
 
 /** Commits 0..n; commit i adds changes[i] instructions per transaction; the others touch docs only. */
@@ -75,6 +97,15 @@ export function attributionFakes(n: number, changes: Record<number, number>, opt
           longInstructions: 0,
           perTx: level(i) * f,
         });
+      }
+      if (!options.noProfiles) {
+        const w = items[0]!.workload.name;
+        const label = req.arms[0]!.label;
+        await mkdir(path.join(req.runDir, 'profiles'), { recursive: true });
+        await writeFile(
+          path.join(req.runDir, 'profiles', armProfileName(w, label)),
+          armProfileText(fakeProfile(i, changes), `${w}: ${label}`),
+        );
       }
       return record;
     },

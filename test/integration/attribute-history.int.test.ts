@@ -5,7 +5,8 @@
  * and one removing most of the first's), attributed by the real CLI with a short select-only workload
  * counted by cachegrind. attribution.json must name exactly the four commits that move the count (the
  * removal as an improvement), their changes must add up to the end-to-end change within one percentage
- * point, and fewer commits are built than the range holds (docs and comments are told from the source).
+ * point, each names the function its work went to as its top profile mover, and fewer commits are built
+ * than the range holds (docs and comments are told from the source).
  *
  * Builds come from the shared test cache (testCacheDir()): warm, every build is a cache hit and the file
  * takes about the 5 counts (a few minutes on a loaded 2-core machine); cold, the four code-changing commits
@@ -67,6 +68,21 @@ describe('pgperf attribute on a real 12-commit history', () => {
     expect(-removal! / bind!).toBeGreaterThan(0.7);
     expect(-removal! / bind!).toBeLessThan(0.9);
     expect(ran.stdout).toContain(history.culprits[3]!.sha.slice(0, 7));
+  });
+
+  it("shows each commit's top profile mover: the function its loop's work went to, with its sign", async () => {
+    for (const c of report.culprits) {
+      const x = c.changes[0]!;
+      expect(x.moversMissing, c.subject).toBeUndefined();
+      const top = x.movers!.top[0]!;
+      // The loop is inline in one function (or in the function it is inlined into): most of the change.
+      expect(Math.sign(top.deltaIrPerTx), `${c.subject}: ${top.fn}`).toBe(Math.sign(x.changePerTx));
+      expect(Math.abs(top.deltaIrPerTx), `${c.subject}: ${top.fn}`).toBeGreaterThan(
+        0.5 * Math.abs(x.changePerTx),
+      );
+      await readFile(path.join(tmp, 'attribution', x.movers!.file), 'utf8');
+    }
+    expect(ran.stdout).toContain('top movers (self instructions/tx, parent -> commit');
   });
 
   it('their changes add up to the end-to-end change within one percentage point', () => {

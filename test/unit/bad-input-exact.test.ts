@@ -1061,7 +1061,7 @@ const commandCases: Case[] = [
   [
     'an unknown verb',
     command('/pgperf frobnicate'),
-    `unknown command 'frobnicate': expected run, rerun, accept or help`,
+    `unknown command 'frobnicate': expected run, rerun, accept, attribute or help`,
   ],
   ['run rounds=0', command('/pgperf run rounds=0'), `rounds=: '0' is not a whole number >= 1`],
   ['run rounds=abc', command('/pgperf run rounds=abc'), `rounds=: 'abc' is not a whole number >= 1`],

@@ -3,7 +3,8 @@
  * transaction (src/flows/attribute/, docs/attribute.md), on workflow_dispatch or a schedule. Here: the
  * inputs read into the flow's request, the report in the job summary, attribution.json, waterfall.svg and
  * attribution.md under results-dir (upload it as an artifact; the journal there resumes a re-run job that
- * restores it), the outputs and the gate (an attribution passes when it completes).
+ * restores it), the outputs and the gate (an attribution passes when it completes). A `/pgperf attribute`
+ * command's report is posted by mode comment from this job's artifact (docs/pr-commands.md).
  */
 import path from 'node:path';
 import {

@@ -13,7 +13,7 @@ import type { ActionContext } from './context.js';
 import { loadInputWorkloads } from './workloads.js';
 
 export const runCommandMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
-  for (const name of ['run', 'republish']) deps.io.setOutput(name, 'false');
+  for (const name of ['run', 'republish', 'attribute']) deps.io.setOutput(name, 'false');
   deps.io.setOutput('command', '');
   if (ctx.eventName !== 'issue_comment') {
     throw new UserError(
@@ -37,9 +37,22 @@ export const runCommandMode: ActionMode = async (inputs, ctx, deps, resultsDir) 
   return publishGate(deps.io, commandDecision(taken, inputs.failOn), files, (l) => deps.logger.info(l));
 };
 
-/** The outputs of a decision besides `command`: a run's request for the benchmark job, or a republish's. */
+/**
+ * The outputs of a decision besides `command`: a run's request for the benchmark job, a republish's, or an
+ * attribution's for the attribute job.
+ */
 function outputsOf(d: CommandDecision): Record<string, string> {
   if (!('prNumber' in d)) return {};
+  if (d.command === 'attribute') {
+    // For the attribute job: mode attribute, base-ref and head-ref the range, pr-number where it replies.
+    return {
+      attribute: 'true',
+      'pr-number': String(d.prNumber),
+      'attribute-from': d.from,
+      'attribute-to': d.to,
+      workloads: d.workloads.join('\n'),
+    };
+  }
   const request = { 'pr-number': String(d.prNumber), 'head-sha': d.headSha };
   if (d.command === 'accept')
     return { republish: 'true', ...request, 'results-run-id': d.resultsRunId ?? '' };

@@ -8,11 +8,26 @@
 import { median } from 'simple-statistics';
 import type { AttributionSearchResult } from './attribution-search.js';
 import type { UnresolvedWhy, WorkloadAttribution } from './attribution-accounting.js';
+import type { ProfileMover } from '../results/instructions.js';
 
 /** A commit of the range: its id and subject line. */
 export interface AttributionCommit {
   sha: string;
   subject: string;
+}
+
+/** A culprit's top profile movers in one workload (culprit-movers.ts). */
+export interface CulpritMovers {
+  /**
+   * The counted commits whose profiles were compared: the parent's (or the commit whose compiled code the
+   * parent runs) and the culprit's (likewise).
+   */
+  base: string;
+  head: string;
+  /** The full differential profile, tab-separated, relative to the attribution's --out. */
+  file: string;
+  /** The largest movers by |head − base|, self instructions per transaction. */
+  top: ProfileMover[];
 }
 
 /** One commit's change for one workload. */
@@ -23,6 +38,10 @@ export interface CulpritChange {
   changePct: number;
   /** Share of the workload's end-to-end change, in percent; null when the ends agree. */
   sharePct: number | null;
+  /** The functions that moved most from the parent to the commit (culprit-movers.ts). */
+  movers?: CulpritMovers;
+  /** Why there are no movers (no per-function profile of an end), when there are none. */
+  moversMissing?: string;
 }
 
 export interface Culprit extends AttributionCommit {

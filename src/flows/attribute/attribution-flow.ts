@@ -25,7 +25,11 @@ import {
   type AttributionReport,
 } from '../../core/attribution/attribution-report.js';
 import { ATTRIBUTE_COMMITS, ATTRIBUTE_COUNTED, rangeText } from '../../core/bounds.js';
-import { DEFAULT_INSTRUCTION_SETTINGS, type InstructionsRecord } from '../../core/results/instructions.js';
+import {
+  DEFAULT_INSTRUCTION_SETTINGS,
+  type InstructionSettings,
+  type InstructionsRecord,
+} from '../../core/results/instructions.js';
 import type { CompiledCodeComparison } from '../../core/results/result-types.js';
 import { short } from '../../core/util/commit-id.js';
 import { UserError, errorMessage } from '../../core/util/errors.js';
@@ -50,6 +54,7 @@ import { countable } from '../../run/counted/default-evidence.js';
 import { commitRange, type CommitRange, type RangeRequest } from '../bisect/commit-range.js';
 import type { GitDeps } from '../../postgres/builds/source.js';
 import { sourceComparer } from './source-changes.js';
+import { COUNT_PROFILE_DIR, attachMovers, countRunDir } from './culprit-profiles.js';
 import { renderWaterfallSvg } from '../../core/report/attribution/waterfall-svg.js';
 import { renderAttributionMarkdown } from '../../core/report/attribution/attribution-markdown.js';
 import {
@@ -223,48 +228,19 @@ export async function runAttribution(
   const compare = deps.compareCode ?? (await defaultCompare(req, deps));
   let clientBinDir: string | undefined;
 
+  const fromJournal = new Set<string>();
   const measure = async (c: AttributionCommit): Promise<PointCounts> => {
     const held = journal.counts(c.sha);
     if (held) {
       cost.reused += 1;
+      fromJournal.add(c.sha);
       logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
       return held;
     }
     const built = await build(c);
     // The `from` end's pgbench drives every count, even when the journal held the end's counts.
     clientBinDir ??= c.sha === commits[0]!.sha ? built.binDir : (await build(commits[0]!)).binDir;
-    const t0 = Date.now();
-    let record: InstructionsRecord;
-    try {
-      record = await (deps.count ?? countInstructions)(
-        items,
-        {
-          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
-          instructionCounter: req.instructionCounter ?? { counter: 'auto' },
-          workloads: req.workloads,
-          runDir: path.join(req.outDir, 'counts', short(c.sha)),
-          clientBinDir,
-          ...(req.runAs !== undefined ? { runAs: req.runAs } : {}),
-          ...(req.tmpDir !== undefined ? { tmpDir: req.tmpDir } : {}),
-          dataChecksums: false,
-        },
-        { runner: deps.runner, logger, ...(deps.signal ? { signal: deps.signal } : {}), probe },
-        { what: `attribute ${short(c.sha)}`, profileDir: 'profiles' },
-      );
-    } finally {
-      cost.countS += (Date.now() - t0) / 1000;
-    }
-    if (record.failures.length > 0) {
-      throw new UnmeasuredCommit(
-        `${short(c.sha)} could not be counted: ${record.failures.map((f) => `${f.workload}: ${f.reason}`).join('; ')}`,
-      );
-    }
-    const counts = Object.fromEntries(
-      items.map(({ workload: w }) => [
-        w.name,
-        record.samples.filter((s) => s.workload === w.name).map((s) => s.perTx),
-      ]),
-    );
+    const counts = await countCommit(req, { ...deps, probe }, items, c, built, clientBinDir, cost);
     await journal.recordCounts(c.sha, counts);
     return counts;
   };
@@ -326,18 +302,76 @@ export async function runAttribution(
     cost,
     outDir: req.outDir,
   });
-  await writeReport(req.outDir, report);
-  return report;
+  // Each culprit's movers, from the profiles its ends' counts left under counts/.
+  return writeReport(
+    req.outDir,
+    await attachMovers(report, { ...req, counterKind: counter.kind, fromJournal }),
+  );
+}
+
+/**
+ * Counts one commit alone (countInstructions on its build, driven by the `from` end's client), leaving
+ * its own profile under counts/ for its culprits' movers (culprit-profiles.ts); a commit whose counting
+ * fails is an UnmeasuredCommit.
+ */
+async function countCommit(
+  req: AttributionRequest,
+  deps: AttributionDeps & { probe: CounterProbe },
+  items: ReadonlyArray<{ workload: Workload; settings: InstructionSettings }>,
+  c: AttributionCommit,
+  built: BuiltInstall,
+  clientBinDir: string,
+  cost: AttributionCost,
+): Promise<PointCounts> {
+  const t0 = Date.now();
+  let record: InstructionsRecord;
+  try {
+    record = await (deps.count ?? countInstructions)(
+      items,
+      {
+        arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
+        instructionCounter: req.instructionCounter ?? { counter: 'auto' },
+        workloads: req.workloads,
+        runDir: countRunDir(req.outDir, c.sha),
+        clientBinDir,
+        ...(req.runAs !== undefined ? { runAs: req.runAs } : {}),
+        ...(req.tmpDir !== undefined ? { tmpDir: req.tmpDir } : {}),
+        dataChecksums: false,
+      },
+      {
+        runner: deps.runner,
+        logger: deps.logger,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        probe: deps.probe,
+      },
+      // Each commit's own profile, for its culprits' movers (culprit-profiles.ts).
+      { what: `attribute ${short(c.sha)}`, profileDir: COUNT_PROFILE_DIR, armProfiles: true },
+    );
+  } finally {
+    cost.countS += (Date.now() - t0) / 1000;
+  }
+  if (record.failures.length > 0) {
+    throw new UnmeasuredCommit(
+      `${short(c.sha)} could not be counted: ${record.failures.map((f) => `${f.workload}: ${f.reason}`).join('; ')}`,
+    );
+  }
+  return Object.fromEntries(
+    items.map(({ workload: w }) => [
+      w.name,
+      record.samples.filter((s) => s.workload === w.name).map((s) => s.perTx),
+    ]),
+  );
 }
 
 /** attribution.json, waterfall.svg and attribution.md (which shows the image beside it) under --out. */
-async function writeReport(outDir: string, report: AttributionReport): Promise<void> {
+async function writeReport(outDir: string, report: AttributionReport): Promise<AttributionReport> {
   await writeAtomically(path.join(outDir, 'attribution.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeAtomically(path.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
   await writeAtomically(
     path.join(outDir, 'attribution.md'),
     renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE }),
   );
+  return report;
 }
 
 /** The journal under --out, said in the log when it holds counts of an earlier run. */

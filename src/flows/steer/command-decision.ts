@@ -35,6 +35,11 @@ function wordsOf(d: CommandDecision): [string, string] {
         'Regression accepted',
         `PR #${d.prNumber} at ${short(d.headSha)}: the comment is published again`,
       ];
+    case 'attribute':
+      return [
+        'Attribution requested',
+        `PR #${d.prNumber}: ${d.from}..${d.to}, ${d.workloads.join(', ')}; the attribute job replies with the report`,
+      ];
     default:
       return [
         'Run requested',

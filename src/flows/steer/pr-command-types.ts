@@ -48,9 +48,21 @@ export interface RepublishRequest {
   resultsRunId?: string;
 }
 
+/** An attribution the comment asks for, for the attribute job (mode attribute, docs/pr-commands.md). */
+export interface AttributeRequest {
+  command: 'attribute';
+  /** The PR the report is posted on, as a reply. */
+  prNumber: number;
+  /** The range's ends as written (checked refs), resolved in the PR's base repository by the attribute job. */
+  from: string;
+  to: string;
+  /** The entries of the chosen workloads. */
+  workloads: string[];
+}
+
 /** What the comment was taken as, and what it asks for. */
 export type CommandDecision =
-  { command: 'refused' | 'invalid' | 'help' } | BenchmarkRequest | RepublishRequest;
+  { command: 'refused' | 'invalid' | 'help' } | BenchmarkRequest | RepublishRequest | AttributeRequest;
 
 export interface PrCommandDeps {
   api: GitHubApi;

@@ -2,8 +2,8 @@
  * A `/pgperf` PR comment, handled: the job holds the write token, so it never builds or runs anything. It
  * acknowledges the comment (a reaction), checks the commenter's permission through the API (write,
  * maintain or admin; never from the comment text), and then either replies (help, a refusal, the grammar)
- * or decides the request for a read-only benchmark job (run-command.ts) or records an acceptance for a
- * comment job to apply (accept-command.ts). The adapter turns the decision into outputs.
+ * or decides the request for a read-only benchmark job (run-command.ts), an attribution for the attribute
+ * job (attribute-command.ts), or records an acceptance for a comment job to apply (accept-command.ts). The adapter turns the decision into outputs.
  */
 import { parsePgperfCommand } from '../../core/pgperf-command.js';
 import { escapeMarkdown } from '../../core/report/markdown-escape.js';
@@ -14,6 +14,7 @@ import type { CommentEvent, PrCommandDeps } from './pr-command-types.js';
 import { REFUSAL_MARKER, refusalReplyLimited } from './refusal-replies.js';
 import { grammarList, replyText } from '../../core/report/markdown/reply-text.js';
 import { requestRun } from './run-command.js';
+import { requestAttribution } from './attribute-command.js';
 
 /**
  * Handles the comment `event`; a comment that is not a new `/pgperf` command on a pull request is left
@@ -78,5 +79,6 @@ export async function handlePrCommand(event: CommentEvent, deps: PrCommandDeps):
   }
   const handling = { ...deps, event, pr, reply };
   if (command.kind === 'accept') return acceptRegression(command, handling);
+  if (command.kind === 'attribute') return requestAttribution(command, handling);
   return requestRun(command, handling);
 }

@@ -21,18 +21,8 @@ export async function requestRun(
   const wanted = command.kind === 'rerun' ? [command.workload] : command.workloads;
   const clients = command.kind === 'rerun' ? [command.clients] : command.clients;
   const rounds = command.kind === 'run' ? command.rounds : undefined;
-  // The workloads this workflow may run: the configured entries, by their names.
-  const named: NamedWorkload[] = [];
-  for (const entry of c.workloads.entries) named.push({ entry, name: await c.workloads.nameOf(entry) });
-  const unknown = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
-  if (unknown.length > 0) {
-    c.decided({ command: 'invalid' });
-    await c.reply(
-      `unknown workload ${unknown.map((w) => `\`${escapeMarkdown(w)}\``).join(', ')}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(', ')}.`,
-    );
-    return;
-  }
-  const chosen = wanted ? named.filter((n) => wanted.includes(n.name)) : named;
+  const chosen = await chooseWorkloads(wanted, c);
+  if (!chosen) return;
   const baseSha = await c.api.mergeBase(c.pr.baseSha, c.pr.headSha);
   const head = c.pr.headSha;
   const cells = clients ? clients.join(',') : "each workload's client counts";
@@ -55,6 +45,27 @@ export async function requestRun(
     marker: commentMarker(c.stickyId),
     body: (existing) => withPendingNote(existing, note, commentMarker(c.stickyId)),
   });
+}
+
+/**
+ * The workloads a command names among those this workflow may run (all of them when it names none); a name
+ * the workflow does not run is answered (invalid, with the names it runs) and gives undefined.
+ */
+export async function chooseWorkloads(
+  wanted: readonly string[] | undefined,
+  c: CommandContext,
+): Promise<NamedWorkload[] | undefined> {
+  const named: NamedWorkload[] = [];
+  for (const entry of c.workloads.entries) named.push({ entry, name: await c.workloads.nameOf(entry) });
+  const unknown = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
+  if (unknown.length > 0) {
+    c.decided({ command: 'invalid' });
+    await c.reply(
+      `unknown workload ${unknown.map((w) => `\`${escapeMarkdown(w)}\``).join(', ')}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(', ')}.`,
+    );
+    return undefined;
+  }
+  return wanted ? named.filter((n) => wanted.includes(n.name)) : named;
 }
 
 /** The sticky comment with `note` at its top (replacing an earlier note); its state line is kept. */

@@ -20,7 +20,7 @@ export interface FunctionCost {
   ir: number;
 }
 
-function functionKey(file: string, fn: string): string {
+export function functionKey(file: string, fn: string): string {
   return `${fn}\u0000${file}`;
 }
 

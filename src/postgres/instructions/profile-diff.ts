@@ -27,8 +27,14 @@ export function perTransactionCosts(runs: ArmRuns): Map<string, FunctionCost> {
 
 /** Every function of either arm with base, head and head − base per transaction, by |delta| descending. */
 export function diffProfiles(base: ArmRuns, head: ArmRuns): ProfileMover[] {
-  const b = perTransactionCosts(base);
-  const h = perTransactionCosts(head);
+  return diffCosts(perTransactionCosts(base), perTransactionCosts(head));
+}
+
+/** The same from costs already per transaction (perTransactionCosts, or an arm's profile file). */
+export function diffCosts(
+  b: ReadonlyMap<string, FunctionCost>,
+  h: ReadonlyMap<string, FunctionCost>,
+): ProfileMover[] {
   const rows: ProfileMover[] = [];
   for (const key of new Set([...b.keys(), ...h.keys()])) {
     const f = h.get(key) ?? b.get(key)!;

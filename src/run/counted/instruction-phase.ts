@@ -35,7 +35,13 @@ import {
 } from '../../postgres/instructions/counter.js';
 import { QUIET_SETTINGS, fixedLayoutPrefix, prewarm } from '../../postgres/instructions/counting-server.js';
 import { countDuring } from '../../postgres/instructions/perf-stat.js';
-import { diffProfiles, profileText, type ArmRuns } from '../../postgres/instructions/profile-diff.js';
+import {
+  diffProfiles,
+  perTransactionCosts,
+  profileText,
+  type ArmRuns,
+} from '../../postgres/instructions/profile-diff.js';
+import { armProfileName, armProfileText } from '../../postgres/instructions/arm-profile.js';
 import type { Workload } from '../../drivers/workload.js';
 import {
   emptyInstructionsRecord,
@@ -159,6 +165,17 @@ export async function runInstructionPhase(
   );
 }
 
+/** How a counting is named in the log, where its profiles go and which it writes. */
+export interface CountOptions {
+  what: string;
+  profileDir: string;
+  /**
+   * Also each arm's own per-transaction profile (arm-profile.ts), for comparing counts made apart (an
+   * attribution counts one commit at a time).
+   */
+  armProfiles?: boolean;
+}
+
 /**
  * Counts the instructions of `arms` (the first is base) in each workload with its settings, on servers of
  * their own under cachegrind, and writes each head's differential profile under <runDir>/<profileDir>/.
@@ -169,7 +186,7 @@ export async function countInstructions(
   items: ReadonlyArray<{ workload: Workload; settings: InstructionSettings }>,
   req: InstructionPhaseRequest,
   deps: InstructionPhaseDeps,
-  options: { what: string; profileDir: string },
+  options: CountOptions,
 ): Promise<InstructionsRecord> {
   const { logger } = deps;
   const started = Date.now();
@@ -237,7 +254,7 @@ async function measureWorkload(
   req: InstructionPhaseRequest,
   deps: MeasureDeps,
   record: InstructionsRecord,
-  options: { what: string; profileDir: string },
+  options: CountOptions,
 ): Promise<void> {
   const { logger } = deps;
   const { driver } = countingClient(w, req, deps);
@@ -266,7 +283,7 @@ async function measureWorkload(
         }
       }
       if (deps.counter.kind === 'cachegrind') {
-        record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options.profileDir)));
+        record.profiles.push(...(await writeProfiles(w, settings, servers, req.runDir, options)));
         await recordChangedCode(w.name, servers, req.changedFunctions, record, deps);
       } else {
         record.notes.push(
@@ -608,15 +625,16 @@ async function executedFunctions(server: ArmServer, signal: AbortSignal | undefi
 /**
  * Per head arm, the differential profile against arms[0] from each arm's median repetition: the full table
  * as a file under <runDir>/<profileDir>/ (with the long runs' cachegrind files, for cg_annotate), the
- * largest movers in results.json.
+ * largest movers in results.json; with `armProfiles`, each arm's own per-transaction profile too.
  */
 async function writeProfiles(
   w: Workload,
   settings: InstructionSettings,
   servers: readonly ArmServer[],
   runDir: string,
-  profileDir: string,
+  options: CountOptions,
 ): Promise<InstructionProfile[]> {
+  const { profileDir } = options;
   const dir = path.join(runDir, profileDir);
   await mkdir(dir, { recursive: true });
   const transactions = { short: settings.short, long: settings.long };
@@ -633,6 +651,15 @@ async function writeProfiles(
     const files = median(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile(f, path.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+    if (options.armProfiles) {
+      await writeFile(
+        path.join(dir, armProfileName(w.name, s.arm.label)),
+        armProfileText(
+          perTransactionCosts(armRuns(s)),
+          `${w.name} at ${COUNTED_CLIENTS} client: ${s.arm.label}`,
+        ),
+      );
     }
   }
   const [base, ...heads] = servers;

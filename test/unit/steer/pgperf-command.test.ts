@@ -39,7 +39,7 @@ const notCommands = [
 
 const problems: Array<[string, RegExp]> = [
   ['/pgperf', /^no command after \/pgperf$/],
-  ['/pgperf go', /^unknown command 'go': expected run, rerun, accept or help$/],
+  ['/pgperf go', /^unknown command 'go': expected run, rerun, accept, attribute or help$/],
   ['/pgperf RUN', /^unknown command 'RUN'/],
   ['/pgperf help me', /^'help' takes nothing, got 'me'$/],
   ['/pgperf run fast', /^unknown option 'fast' of 'run': expected workloads=, clients=, rounds=$/],

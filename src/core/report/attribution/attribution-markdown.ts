@@ -1,16 +1,24 @@
 /**
  * Markdown rendering of an attribution (attribution.md under --out, and the Action's job summary): per
  * workload, the end-to-end change first, then the commits named (commit, change per transaction, share,
- * subject), how they add up, the waterfall (the image waterfall.svg where it can be shown, else the text
+ * subject), each commit's largest profile movers, how they add up, the waterfall (the image waterfall.svg where it can be shown, else the text
  * waterfall in a code block), the ranges unresolved and unseen; then the cost. Subjects go through
  * escapeMarkdown, commits through commitLink (markdown-escape.ts).
  */
 import type { AttributionReport, WorkloadSums } from '../../attribution/attribution-report.js';
 import { waterfallOf } from '../../attribution/attribution-waterfall.js';
 import { formatPct } from '../../compare/format.js';
-import { codeBlock, commitLink, escapeMarkdown, markdownLink, safeUrl } from '../markdown-escape.js';
+import {
+  codeBlock,
+  codeText,
+  commitLink,
+  escapeMarkdown,
+  markdownLink,
+  safeUrl,
+} from '../markdown-escape.js';
 import { groupedNumber } from '../table-cells.js';
 import { UNRESOLVED_WHY, waterfall } from './attribution-text.js';
+import { moversTable } from '../evidence/instruction-section.js';
 
 export interface AttributionMarkdownOptions {
   /** Commits link to <repoUrl>/commit/<sha>. */
@@ -82,6 +90,19 @@ function workloadMarkdown(
           `| ${commit(c.sha)} | ${signed(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`,
       ),
     );
+  }
+  for (const c of culprits) {
+    const m = c.change.movers;
+    if (m) {
+      out.push(
+        '',
+        `Top movers of ${commit(c.sha)} (self instructions per transaction, parent → commit; all in ${codeText(m.file, 200)}):`,
+        '',
+        ...(m.top.length > 0 ? moversTable(m.top) : ["No function's self instructions moved."]),
+      );
+    } else if (c.change.moversMissing) {
+      out.push('', `No movers for ${commit(c.sha)}: ${escapeMarkdown(c.change.moversMissing, 300)}.`);
+    }
   }
   out.push(
     '',

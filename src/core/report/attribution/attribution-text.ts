@@ -1,11 +1,12 @@
 /**
  * Plain-text rendering of an attribution (docs/attribute.md): per workload, the end-to-end change first,
  * then the commits named (short sha, change per transaction, share of the total, subject), how they add
- * up (their sum, the remainder and what it is made of), a text waterfall from `from` to `to` through each
+ * up (their sum, the remainder and what it is made of), under each commit its largest profile movers, a text waterfall from `from` to `to` through each
  * commit, and what the search cannot see; then the budget and the cost. Subjects are plain text
  * (plainText): no control characters reach the terminal.
  */
-import type { AttributionReport, WorkloadSums } from '../../attribution/attribution-report.js';
+import type { AttributionReport, CulpritChange, WorkloadSums } from '../../attribution/attribution-report.js';
+import { moverText } from '../evidence/instruction-section.js';
 import { waterfallOf, type WaterfallBar } from '../../attribution/attribution-waterfall.js';
 import { short } from '../../util/commit-id.js';
 import { formatDuration } from '../../util/duration.js';
@@ -63,7 +64,10 @@ function workloadLines(r: AttributionReport, w: WorkloadSums): string[] {
       share(c.change.sharePct),
       plainText(c.subject, SUBJECT_CHARS),
     ]);
-    lines.push(...table([['commit', 'change/tx', 'share', 'subject'], ...rows]));
+    const [head, ...body] = table([['commit', 'change/tx', 'share', 'subject'], ...rows]);
+    lines.push(head!);
+    // Under each commit, the functions that moved most from its parent to it.
+    for (const [i, row] of body.entries()) lines.push(row, ...moverLines(culprits[i]!.change));
   }
   const total = w.changePerTx;
   const shareOf = (v: number) => (w.endsDiffer && total !== 0 ? ` (${share((100 * v) / total)})` : '');
@@ -89,6 +93,20 @@ function workloadLines(r: AttributionReport, w: WorkloadSums): string[] {
     );
   }
   return lines;
+}
+
+/** A culprit's largest movers (or why there are none), indented under its row. */
+function moverLines(change: CulpritChange): string[] {
+  if (change.movers?.top.length === 0) {
+    return [`      top movers: no function's self instructions moved (${plainText(change.movers.file)})`];
+  }
+  if (change.movers) {
+    return [
+      `      top movers (self instructions/tx, parent -> commit; all in ${plainText(change.movers.file)}):`,
+      ...change.movers.top.map((m) => `        ${plainText(moverText(m), 160)}`),
+    ];
+  }
+  return change.moversMissing ? [`      no movers: ${plainText(change.moversMissing, 200)}`] : [];
 }
 
 /** What the remainder is made of: quiet ranges below the floor, unresolved ranges. */
