@@ -1212,7 +1212,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path66 = __require("node:path");
+    var path67 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2225,9 +2225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path66.resolve(baseDir, baseName);
+          const localBin = path67.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path66.extname(baseName))) return void 0;
+          if (sourceExt.includes(path67.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2245,17 +2245,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path66.resolve(
-            path66.dirname(resolvedScriptPath),
+          executableDir = path67.resolve(
+            path67.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path66.basename(
+            const legacyName = path67.basename(
               this._scriptPath,
-              path66.extname(this._scriptPath)
+              path67.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2266,7 +2266,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path66.extname(executableFile));
+        launchWithNode = sourceExt.includes(path67.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3181,7 +3181,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path66.basename(filename, path66.extname(filename));
+        this._name = path67.basename(filename, path67.extname(filename));
         return this;
       }
       /**
@@ -3195,9 +3195,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path67) {
-        if (path67 === void 0) return this._executableDir;
-        this._executableDir = path67;
+      executableDir(path68) {
+        if (path68 === void 0) return this._executableDir;
+        this._executableDir = path68;
         return this;
       }
       /**
@@ -4402,10 +4402,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path66) {
-  if (!path66)
+function getElementAtPath(obj, path67) {
+  if (!path67)
     return obj;
-  return path66.reduce((acc, key) => acc?.[key], obj);
+  return path67.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -4664,11 +4664,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path66, issues) {
+function prefixIssues(path67, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path66);
+    iss.path.unshift(path67);
     return iss;
   });
 }
@@ -5201,16 +5201,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path66 = []) => {
+  const processError = (error63, path67 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path66, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path67, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path67, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path67, ...issue2.path]);
       } else {
-        const fullpath = [...path66, ...issue2.path];
+        const fullpath = [...path67, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -5249,17 +5249,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path66 = []) => {
+  const processError = (error63, path67 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path66, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path67, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path67, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path66, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path67, ...issue2.path]);
       } else {
-        const fullpath = [...path66, ...issue2.path];
+        const fullpath = [...path67, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -5298,8 +5298,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path66 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path66) {
+  const path67 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path67) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -23331,13 +23331,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path66 = ref.slice(1).split("/").filter(Boolean);
-  if (path66.length === 0) {
+  const path67 = ref.slice(1).split("/").filter(Boolean);
+  if (path67.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path66[0] === defsKey) {
-    const key = path66[1] === void 0 ? void 0 : decodeJSONPointerSegment(path66[1]);
+  if (path67[0] === defsKey) {
+    const key = path67[1] === void 0 ? void 0 : decodeJSONPointerSegment(path67[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -24703,17 +24703,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path66) {
-      const ctrl = callVisitor(key, node3, visitor, path66);
+    function visit_(key, node3, visitor, path67) {
+      const ctrl = callVisitor(key, node3, visitor, path67);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path66, ctrl);
-        return visit_(key, ctrl, visitor, path66);
+        replaceNode(key, path67, ctrl);
+        return visit_(key, ctrl, visitor, path67);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
+          path67 = Object.freeze(path67.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path66);
+            const ci = visit_(i, node3.items[i], visitor, path67);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24724,13 +24724,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path66);
+          path67 = Object.freeze(path67.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path67);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path66);
+          const cv2 = visit_("value", node3.value, visitor, path67);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24751,17 +24751,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path66) {
-      const ctrl = await callVisitor(key, node3, visitor, path66);
+    async function visitAsync_(key, node3, visitor, path67) {
+      const ctrl = await callVisitor(key, node3, visitor, path67);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path66, ctrl);
-        return visitAsync_(key, ctrl, visitor, path66);
+        replaceNode(key, path67, ctrl);
+        return visitAsync_(key, ctrl, visitor, path67);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
+          path67 = Object.freeze(path67.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path66);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path67);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -24772,13 +24772,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path66 = Object.freeze(path66.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path66);
+          path67 = Object.freeze(path67.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path67);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path66);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path67);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -24805,23 +24805,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path66) {
+    function callVisitor(key, node3, visitor, path67) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path66);
+        return visitor(key, node3, path67);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path66);
+        return visitor.Map?.(key, node3, path67);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path66);
+        return visitor.Seq?.(key, node3, path67);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path66);
+        return visitor.Pair?.(key, node3, path67);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path66);
+        return visitor.Scalar?.(key, node3, path67);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path66);
+        return visitor.Alias?.(key, node3, path67);
       return void 0;
     }
-    function replaceNode(key, path66, node3) {
-      const parent = path66[path66.length - 1];
+    function replaceNode(key, path67, node3) {
+      const parent = path67[path67.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -25433,10 +25433,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path66, value2) {
+    function collectionFromPath(schema, path67, value2) {
       let v = value2;
-      for (let i = path66.length - 1; i >= 0; --i) {
-        const k = path66[i];
+      for (let i = path67.length - 1; i >= 0; --i) {
+        const k = path67[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -25455,7 +25455,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path66) => path66 == null || typeof path66 === "object" && !!path66[Symbol.iterator]().next().done;
+    var isEmptyPath = (path67) => path67 == null || typeof path67 === "object" && !!path67[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -25485,11 +25485,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path66, value2) {
-        if (isEmptyPath(path66))
+      addIn(path67, value2) {
+        if (isEmptyPath(path67))
           this.add(value2);
         else {
-          const [key, ...rest] = path66;
+          const [key, ...rest] = path67;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value2);
@@ -25503,8 +25503,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path66) {
-        const [key, ...rest] = path66;
+      deleteIn(path67) {
+        const [key, ...rest] = path67;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -25518,8 +25518,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path66, keepScalar) {
-        const [key, ...rest] = path66;
+      getIn(path67, keepScalar) {
+        const [key, ...rest] = path67;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -25537,8 +25537,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path66) {
-        const [key, ...rest] = path66;
+      hasIn(path67) {
+        const [key, ...rest] = path67;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -25548,8 +25548,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value2) {
-        const [key, ...rest] = path66;
+      setIn(path67, value2) {
+        const [key, ...rest] = path67;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -28064,9 +28064,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path66, value2) {
+      addIn(path67, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path66, value2);
+          this.contents.addIn(path67, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -28141,14 +28141,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path66) {
-        if (Collection2.isEmptyPath(path66)) {
+      deleteIn(path67) {
+        if (Collection2.isEmptyPath(path67)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path66) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path67) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -28163,10 +28163,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path66, keepScalar) {
-        if (Collection2.isEmptyPath(path66))
+      getIn(path67, keepScalar) {
+        if (Collection2.isEmptyPath(path67))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path66, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path67, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -28177,10 +28177,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path66) {
-        if (Collection2.isEmptyPath(path66))
+      hasIn(path67) {
+        if (Collection2.isEmptyPath(path67))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path66) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path67) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -28197,13 +28197,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path66, value2) {
-        if (Collection2.isEmptyPath(path66)) {
+      setIn(path67, value2) {
+        if (Collection2.isEmptyPath(path67)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path66), value2);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path67), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path66, value2);
+          this.contents.setIn(path67, value2);
         }
       }
       /**
@@ -30164,9 +30164,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path66) => {
+    visit3.itemAtPath = (cst, path67) => {
       let item = cst;
-      for (const [field, index] of path66) {
+      for (const [field, index] of path67) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -30175,23 +30175,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path66) => {
-      const parent = visit3.itemAtPath(cst, path66.slice(0, -1));
-      const field = path66[path66.length - 1][0];
+    visit3.parentCollection = (cst, path67) => {
+      const parent = visit3.itemAtPath(cst, path67.slice(0, -1));
+      const field = path67[path67.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path66, item, visitor) {
-      let ctrl = visitor(item, path66);
+    function _visit(path67, item, visitor) {
+      let ctrl = visitor(item, path67);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path66.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path67.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -30202,10 +30202,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path66);
+            ctrl = ctrl(item, path67);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path66) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path67) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -35535,7 +35535,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path66 = __require("path");
+    var path67 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -35574,7 +35574,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path66.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path66.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path67.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path67.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -35706,7 +35706,7 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path66 = __require("path");
+    var path67 = __require("path");
     var fs = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
@@ -37577,12 +37577,12 @@ function describeIssues(error62, doc, limit = 3) {
   const more = error62.issues.length > limit ? ` (and ${error62.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath2(path66) {
-  return path66.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath2(path67) {
+  return path67.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt2(doc, path66) {
+function valueAt2(doc, path67) {
   let v = doc;
-  for (const key of path66) {
+  for (const key of path67) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -38057,15 +38057,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path66, options = {}) {
+async function readResults(path67, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path66);
+    text2 = await readRegularFile(path67);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path66}: ${e.reason}`);
+    throw new UserError(`results file ${path67}: ${e.reason}`);
   }
-  return parseResults(text2, path66, options);
+  return parseResults(text2, path67, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -39959,14 +39959,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path66 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path67 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path66 && path66[0] !== "/") {
-          path66 = `/${path66}`;
+        if (path67 && path67[0] !== "/") {
+          path67 = `/${path67}`;
         }
-        return new URL(`${origin}${path66}`);
+        return new URL(`${origin}${path67}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError2("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -40417,39 +40417,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin }
+          request: { method, path: path67, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path66);
+        debuglog("sending request to %s %s/%s", method, origin, path67);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin },
+          request: { method, path: path67, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path66,
+          path67,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin }
+          request: { method, path: path67, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path66);
+        debuglog("trailers received from %s %s/%s", method, origin, path67);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path66, origin },
+          request: { method, path: path67, origin },
           error: error62
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path66,
+          path67,
           error62.message
         );
       });
@@ -40498,9 +40498,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path66, origin }
+            request: { method, path: path67, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path66);
+          debuglog("sending request to %s %s/%s", method, origin, path67);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -40563,7 +40563,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path66,
+        path: path67,
         method,
         body,
         headers,
@@ -40578,11 +40578,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path66 !== "string") {
+        if (typeof path67 !== "string") {
           throw new InvalidArgumentError2("path must be a string");
-        } else if (path66[0] !== "/" && !(path66.startsWith("http://") || path66.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path67[0] !== "/" && !(path67.startsWith("http://") || path67.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError2("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path66)) {
+        } else if (invalidPathRegex.test(path67)) {
           throw new InvalidArgumentError2("invalid request path");
         }
         if (typeof method !== "string") {
@@ -40648,7 +40648,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path66, query) : path66;
+        this.path = query ? buildURL(path67, query) : path67;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -45341,7 +45341,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path66, host, upgrade, blocking, reset } = request2;
+      const { method, path: path67, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -45422,7 +45422,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path66} HTTP/1.1\r
+      let header = `${method} ${path67} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -45951,7 +45951,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path66, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path67, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -46048,7 +46048,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path66;
+      headers[HTTP2_HEADER_PATH] = path67;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -46401,9 +46401,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path66 = search ? `${pathname}${search}` : pathname;
+        const path67 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path66;
+        this.opts.path = path67;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -47642,10 +47642,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path66 = "/",
+          path: path67 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path66;
+        opts.path = origin + path67;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -49617,20 +49617,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path66) {
-      if (typeof path66 !== "string") {
-        return path66;
+    function safeUrl2(path67) {
+      if (typeof path67 !== "string") {
+        return path67;
       }
-      const pathSegments = path66.split("?");
+      const pathSegments = path67.split("?");
       if (pathSegments.length !== 2) {
-        return path66;
+        return path67;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path66, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path66);
+    function matchKey(mockDispatch2, { path: path67, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path67);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -49652,7 +49652,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path66 }) => matchValue(safeUrl2(path66), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path67 }) => matchValue(safeUrl2(path67), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -49690,9 +49690,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path66, method, body, headers, query } = opts;
+      const { path: path67, method, body, headers, query } = opts;
       return {
-        path: path66,
+        path: path67,
         method,
         body,
         headers,
@@ -50155,10 +50155,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path66, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path67, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path66,
+            Path: path67,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -55037,9 +55037,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path66) {
-      for (let i = 0; i < path66.length; ++i) {
-        const code = path66.charCodeAt(i);
+    function validateCookiePath(path67) {
+      for (let i = 0; i < path67.length; ++i) {
+        const code = path67.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -57959,11 +57959,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError2("invalid opts.path");
           }
-          let path66 = opts.path;
+          let path67 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path66 = `/${path66}`;
+            path67 = `/${path67}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path66);
+          url2 = new URL(util.parseOrigin(url2).origin + path67);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -63451,11 +63451,11 @@ var InterruptedError = class extends UserError {
 var PGPERF_VERSION = "0.1.0";
 
 // src/adapters/cli/commands/attribute.ts
-import path33 from "node:path";
+import path34 from "node:path";
 
 // src/flows/attribute/attribution-flow.ts
-import { mkdir as mkdir7 } from "node:fs/promises";
-import path28 from "node:path";
+import { mkdir as mkdir8 } from "node:fs/promises";
+import path29 from "node:path";
 
 // src/core/attribution/point-judgement.ts
 init_simple_statistics();
@@ -67228,8 +67228,9 @@ function perTransactionCosts(runs) {
   return out;
 }
 function diffProfiles(base, head) {
-  const b = perTransactionCosts(base);
-  const h = perTransactionCosts(head);
+  return diffCosts(perTransactionCosts(base), perTransactionCosts(head));
+}
+function diffCosts(b, h) {
   const rows = [];
   for (const key of /* @__PURE__ */ new Set([...b.keys(), ...h.keys()])) {
     const f = h.get(key) ?? b.get(key);
@@ -67254,6 +67255,46 @@ function profileText(rows, header) {
   }
   return `${lines.join("\n")}
 `;
+}
+
+// src/postgres/instructions/arm-profile.ts
+var HEADER = ["self_ir_per_tx", "function", "file"].join("	");
+function armProfileName(workload, label) {
+  return `${workload}.${label}.per-tx.tsv`;
+}
+function armProfileText(costs, header) {
+  const rows = [...costs.values()].sort((a, b) => b.ir - a.ir || a.fn.localeCompare(b.fn));
+  const lines = [
+    `# ${header}`,
+    "# self instructions per transaction: (long run \u2212 short run) / (long \u2212 short transactions)",
+    HEADER
+  ];
+  for (const f of rows) lines.push([f.ir.toFixed(1), f.fn, f.file].join("	"));
+  return `${lines.join("\n")}
+`;
+}
+function parseArmProfile(text2, what) {
+  const out = /* @__PURE__ */ new Map();
+  let header = false;
+  for (const [i, line] of text2.split("\n").entries()) {
+    if (line === "" || line.startsWith("#")) continue;
+    if (!header) {
+      if (line !== HEADER)
+        throw new Error(`${what}:${i + 1}: expected the header '${HEADER}', got '${line}'`);
+      header = true;
+      continue;
+    }
+    const [ir, fn, file2] = line.split("	");
+    const value2 = Number(ir);
+    if (fn === void 0 || file2 === void 0 || ir === "" || !Number.isFinite(value2)) {
+      throw new Error(
+        `${what}:${i + 1}: expected '<instructions per tx>\\t<function>\\t<file>', got '${line}'`
+      );
+    }
+    out.set(functionKey(file2, fn), { fn, file: file2, ir: value2 });
+  }
+  if (!header) throw new Error(`${what}: not a per-transaction profile (no '${HEADER}' line)`);
+  return out;
 }
 
 // src/drivers/driver-set.ts
@@ -69820,7 +69861,7 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
         }
       }
       if (deps.counter.kind === "cachegrind") {
-        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options));
         await recordChangedCode(w.name, servers, req.changedFunctions, record2, deps);
       } else {
         record2.notes.push(
@@ -70032,7 +70073,8 @@ async function executedFunctions(server, signal) {
   }
   return ran;
 }
-async function writeProfiles(w, settings2, servers, runDir, profileDir) {
+async function writeProfiles(w, settings2, servers, runDir, options) {
+  const { profileDir } = options;
   const dir = path24.join(runDir, profileDir);
   await mkdir6(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
@@ -70049,6 +70091,15 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
     const files = median4(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile3(f, path24.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+    if (options.armProfiles) {
+      await writeFile7(
+        path24.join(dir, armProfileName(w.name, s.arm.label)),
+        armProfileText(
+          perTransactionCosts(armRuns(s)),
+          `${w.name} at ${COUNTED_CLIENTS} client: ${s.arm.label}`
+        )
+      );
     }
   }
   const [base, ...heads] = servers;
@@ -70262,6 +70313,109 @@ function sourceComparer(req, deps) {
       after: await git(["show", `${b}:${p}`])
     }));
   };
+}
+
+// src/flows/attribute/culprit-profiles.ts
+import { mkdir as mkdir7, readFile as readFile11 } from "node:fs/promises";
+import path27 from "node:path";
+
+// src/core/attribution/culprit-movers.ts
+var CULPRIT_MOVERS = 5;
+var MIN_MOVER_IR_PER_TX = 0.5;
+function topMovers(rows) {
+  return rows.filter((r) => Math.abs(r.deltaIrPerTx) >= MIN_MOVER_IR_PER_TX).slice(0, CULPRIT_MOVERS);
+}
+function culpritProfileEnds(r) {
+  const at = new Map(r.points.map((p) => [p.position, p]));
+  const counted = (position) => {
+    const p = at.get(position);
+    return p === void 0 ? void 0 : p.sameCodeAs ?? p.sha;
+  };
+  return r.culprits.flatMap((c) => {
+    const base = counted(c.position - 1);
+    const head = counted(c.position);
+    if (base === void 0 || head === void 0) return [];
+    return c.changes.map((x) => ({ position: c.position, sha: c.sha, workload: x.workload, base, head }));
+  });
+}
+function withMovers(r, found) {
+  return {
+    ...r,
+    culprits: r.culprits.map((c) => ({
+      ...c,
+      changes: c.changes.map((x) => {
+        const f = found.get(moversKey(c.sha, x.workload));
+        if (!f) return x;
+        return "movers" in f ? { ...x, movers: f.movers } : { ...x, moversMissing: f.missing };
+      })
+    }))
+  };
+}
+var moversKey = (sha, workload) => `${sha} ${workload}`;
+
+// src/flows/attribute/culprit-profiles.ts
+init_errors();
+function countRunDir(outDir, sha) {
+  return path27.join(outDir, "counts", short(sha));
+}
+var COUNT_PROFILE_DIR = "profiles";
+var MOVERS_DIR = "movers";
+async function attachMovers(r, ctx) {
+  const ends = culpritProfileEnds(r);
+  if (ends.length === 0) return r;
+  const found = /* @__PURE__ */ new Map();
+  if (ctx.counterKind !== "cachegrind") {
+    const missing = `the counter ${r.counter} gives no per-function profile (--instruction-counter cachegrind does)`;
+    for (const e of ends) found.set(moversKey(e.sha, e.workload), { missing });
+    return withMovers(r, found);
+  }
+  const profiles = /* @__PURE__ */ new Map();
+  const profileOf = (sha, workload) => {
+    const key = moversKey(sha, workload);
+    let p = profiles.get(key);
+    if (!p) {
+      p = readProfile(ctx, sha, workload);
+      profiles.set(key, p);
+    }
+    return p;
+  };
+  await mkdir7(path27.join(ctx.outDir, MOVERS_DIR), { recursive: true });
+  for (const e of ends) {
+    const key = moversKey(e.sha, e.workload);
+    try {
+      const [base, head] = [await profileOf(e.base, e.workload), await profileOf(e.head, e.workload)];
+      const rows = diffCosts(base, head);
+      const file2 = path27.join(MOVERS_DIR, `${short(e.sha)}.${e.workload}.tsv`);
+      await writeAtomically(
+        path27.join(ctx.outDir, file2),
+        profileText(
+          rows,
+          `${e.workload} at 1 client: ${short(e.sha)} vs its parent (the counted profiles of ${short(e.head)} vs ${short(e.base)})`
+        )
+      );
+      found.set(key, { movers: { base: e.base, head: e.head, file: file2, top: topMovers(rows) } });
+    } catch (err) {
+      found.set(key, { missing: errorMessage(err) });
+    }
+  }
+  return withMovers(r, found);
+}
+async function readProfile(ctx, sha, workload) {
+  const file2 = path27.join(
+    countRunDir(ctx.outDir, sha),
+    COUNT_PROFILE_DIR,
+    armProfileName(workload, short(sha))
+  );
+  let text2;
+  try {
+    text2 = await readFile11(file2, "utf8");
+  } catch (e) {
+    if (e.code !== "ENOENT") throw new Error(`${file2}: ${errorMessage(e)}`);
+    throw new Error(
+      `no profile of ${short(sha)} (${file2} is missing${ctx.fromJournal.has(sha) ? ": its counts came from the journal of an earlier run that kept none" : ""})`
+    );
+  }
+  return parseArmProfile(text2, file2);
 }
 
 // src/core/attribution/attribution-waterfall.ts
@@ -70582,6 +70736,232 @@ function issueTitleText(text2, maxChars) {
   return plain.replace(/@/g, (c, at) => mentionable(plain, at) ? "@\u200D" : c);
 }
 
+// src/core/compare/analysis/instruction-verdict.ts
+init_result_types();
+
+// src/core/compare/analysis/rejudged.ts
+function rejudged(comparison, comparisons, metrics) {
+  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
+  const added = [...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m));
+  return {
+    ...comparison,
+    comparisons,
+    gatedMetrics: [...comparison.gatedMetrics, ...added],
+    verdict: overall.verdict,
+    decidingArms: overall.deciding
+  };
+}
+
+// src/core/compare/comparison-types.ts
+var UNTESTED = {
+  pairs: null,
+  ci95: null,
+  ci90: null,
+  ciEquivalence: null,
+  p: null,
+  method: null,
+  minAchievableP: null,
+  welch: null,
+  pairedT: null,
+  bootstrap: null,
+  aaSpreadPct: null,
+  pAdjusted: null,
+  familySize: 1
+};
+
+// src/core/compare/analysis/instruction-verdict.ts
+function instructionCells(result) {
+  const record2 = result.instructions;
+  const out = /* @__PURE__ */ new Map();
+  if (!record2 || result.arms.length < 2) return out;
+  const base = result.arms[0].label;
+  const cells = /* @__PURE__ */ new Map();
+  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
+  for (const arm2 of result.arms.slice(1)) {
+    const list = [];
+    for (const cell of cells.values()) {
+      if (record2.failures.some((f) => f.offered && f.workload === cell.workload && f.arm === arm2.label))
+        continue;
+      list.push(instructionCell(record2, cell, base, arm2.label));
+    }
+    out.set(arm2.label, list);
+  }
+  return out;
+}
+function instructionCell(record2, cell, base, head) {
+  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
+  return {
+    ...bistable.length > 0 ? {
+      unstable: {
+        arms: bistable.map((x) => x.arm),
+        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
+      }
+    } : {},
+    id: cellId(cell),
+    workload: cell.workload,
+    clients: cell.clients,
+    metric: INSTRUCTION_METRIC,
+    test: "instruction-count",
+    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
+    ...UNTESTED,
+    base: summary(b),
+    head: summary(h),
+    deltaPct: judged.deltaPct,
+    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
+    notes: [],
+    better: "lower",
+    alpha: 1,
+    thresholdPct,
+    verdict: judged.verdict,
+    reasons: judged.reasons
+  };
+}
+function withInstructionCells(comparison, result) {
+  const byHead = instructionCells(result);
+  if (byHead.size === 0) return comparison;
+  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
+  const only = comparison.metric === INSTRUCTION_METRIC;
+  const comparisons = comparison.comparisons.map((arm2) => {
+    const extra = byHead.get(arm2.head) ?? [];
+    if (extra.length === 0) return arm2;
+    const cells = only ? extra : arm2.cells;
+    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
+    const gating = gatingCells([...cells, ...otherMetricCells]);
+    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
+    const overall = armVerdicts(gating, label, workloads);
+    return {
+      ...arm2,
+      cells,
+      otherMetricCells,
+      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
+      verdict: overall.verdict,
+      decidingCells: overall.deciding,
+      workloadVerdicts: overall.workloadVerdicts
+    };
+  });
+  return {
+    ...rejudged(comparison, comparisons, [INSTRUCTION_METRIC]),
+    // The timed analysis found no samples to judge: its warnings about them do not apply.
+    ...only ? { likelyRegressions: [], warnings: [] } : {}
+  };
+}
+function summary(values) {
+  return summarise(usable(values), 0);
+}
+
+// src/core/report/evidence/instruction-section.ts
+var SHOWN_MOVERS = 5;
+function instructionReport(result, c) {
+  const record2 = result.instructions;
+  if (!record2) return void 0;
+  const rows = [];
+  for (const arm2 of c.comparisons) {
+    const counted = [...arm2.cells, ...arm2.otherMetricCells].filter((x) => x.metric === INSTRUCTION_METRIC);
+    for (const cell of counted) {
+      const profile = record2.profiles.find(
+        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
+      );
+      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
+      rows.push({
+        ...cellNumbers(cell),
+        cell: cell.id,
+        head: arm2.head,
+        verdict: cell.verdict,
+        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
+        ...profile ? { profileFile: profile.file } : {}
+      });
+    }
+  }
+  return {
+    counter: record2.counter,
+    wallS: record2.wallS,
+    rows,
+    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
+  };
+}
+function cellNumbers(cell) {
+  return {
+    baseMedian: cell.base.median,
+    headMedian: cell.head.median,
+    deltaPct: cell.deltaPct,
+    baseCvPct: cell.base.cvPct,
+    headCvPct: cell.head.cvPct
+  };
+}
+function instructionSection(result, c) {
+  const report = instructionReport(result, c);
+  if (!report) return void 0;
+  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
+  const header = [
+    "cell",
+    ...headColumn ? ["head"] : [],
+    "base instr/tx",
+    "head instr/tx",
+    "\u0394",
+    "CV base / head",
+    "verdict"
+  ];
+  const body = [
+    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
+    ...report.rows.map(
+      (r) => `| ${[
+        escapeMarkdown(r.cell, 80),
+        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
+        whole(r.baseMedian),
+        whole(r.headMedian),
+        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
+        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
+        r.verdict
+      ].join(" | ")} |`
+    )
+  ];
+  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
+    body.push(
+      "",
+      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
+      "",
+      ...moversTable(r.movers)
+    );
+  }
+  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
+  return { summary: "CPU instructions per transaction", body };
+}
+function moversTable(movers) {
+  return [
+    "| function | base | head | \u0394 |",
+    "| --- | ---: | ---: | ---: |",
+    ...movers.map(
+      (m) => `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
+    )
+  ];
+}
+function moverTextLines(report, cells) {
+  const rows = (report?.rows ?? []).filter(
+    (r) => r.movers.length > 0 && (!cells || cells.some((x) => x.head === r.head && x.cell === r.cell))
+  );
+  if (rows.length === 0) return void 0;
+  const heads = new Set(report.rows.map((r) => r.head)).size;
+  return {
+    heading: "largest instruction movers per changed cell (self instructions per transaction, base -> head):",
+    cells: rows.map((r) => ({
+      title: `${heads > 1 ? `${r.head} ` : ""}${r.cell}${r.profileFile ? ` (full profile: ${r.profileFile})` : ""}:`,
+      movers: r.movers.map(moverText)
+    }))
+  };
+}
+function moverText(m) {
+  return `${m.fn} ${whole(m.baseIrPerTx)} -> ${whole(m.headIrPerTx)} (${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} instr/tx)`;
+}
+function whole(v) {
+  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
+}
+function cv(v) {
+  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
+}
+
 // src/core/report/attribution/attribution-text.ts
 init_plain_text();
 var WATERFALL_WIDTH = 40;
@@ -70628,7 +71008,9 @@ function workloadLines(r, w) {
       share(c.change.sharePct),
       plainText(c.subject, SUBJECT_CHARS)
     ]);
-    lines.push(...table([["commit", "change/tx", "share", "subject"], ...rows]));
+    const [head, ...body] = table([["commit", "change/tx", "share", "subject"], ...rows]);
+    lines.push(head);
+    for (const [i, row2] of body.entries()) lines.push(row2, ...moverLines(culprits[i].change));
   }
   const total2 = w.changePerTx;
   const shareOf = (v) => w.endsDiffer && total2 !== 0 ? ` (${share(100 * v / total2)})` : "";
@@ -70651,6 +71033,18 @@ function workloadLines(r, w) {
     );
   }
   return lines;
+}
+function moverLines(change2) {
+  if (change2.movers?.top.length === 0) {
+    return [`      top movers: no function's self instructions moved (${plainText(change2.movers.file)})`];
+  }
+  if (change2.movers) {
+    return [
+      `      top movers (self instructions/tx, parent -> commit; all in ${plainText(change2.movers.file)}):`,
+      ...change2.movers.top.map((m) => `        ${plainText(moverText(m), 160)}`)
+    ];
+  }
+  return change2.moversMissing ? [`      no movers: ${plainText(change2.moversMissing, 200)}`] : [];
 }
 function remainderParts(r, w) {
   const parts = [
@@ -70741,6 +71135,19 @@ function workloadMarkdown(r, w, commit3, textWaterfall) {
       )
     );
   }
+  for (const c of culprits) {
+    const m = c.change.movers;
+    if (m) {
+      out.push(
+        "",
+        `Top movers of ${commit3(c.sha)} (self instructions per transaction, parent \u2192 commit; all in ${codeText(m.file, 200)}):`,
+        "",
+        ...m.top.length > 0 ? moversTable(m.top) : ["No function's self instructions moved."]
+      );
+    } else if (c.change.moversMissing) {
+      out.push("", `No movers for ${commit3(c.sha)}: ${escapeMarkdown(c.change.moversMissing, 300)}.`);
+    }
+  }
   out.push(
     "",
     `Sum of the ${culprits.length} commit(s): ${signed3(w.culpritSumPerTx)} of ${signed3(w.changePerTx)}; remainder ${signed3(w.remainderPerTx)} (${signed3(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed3(w.unresolvedPerTx)} unresolved` : "") + ")."
@@ -70767,8 +71174,8 @@ function workloadMarkdown(r, w, commit3, textWaterfall) {
 // src/flows/attribute/attribution-journal.ts
 init_zod();
 init_canonical_json();
-import { readFile as readFile11 } from "node:fs/promises";
-import path27 from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import path28 from "node:path";
 init_errors();
 init_stable_hash();
 var JOURNAL_FILE = "attribution-journal.json";
@@ -70824,7 +71231,7 @@ function countingDifferences(was, now) {
   return out;
 }
 async function openJournal(outDir, counting) {
-  const file2 = path27.join(outDir, JOURNAL_FILE);
+  const file2 = path28.join(outDir, JOURNAL_FILE);
   const doc = await readJournal(file2, counting) ?? {
     kind: "pgperf-attribution-journal",
     version: 1,
@@ -70853,7 +71260,7 @@ async function openJournal(outDir, counting) {
 async function readJournal(file2, counting) {
   let text2;
   try {
-    text2 = await readFile11(file2, "utf8");
+    text2 = await readFile12(file2, "utf8");
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
@@ -70968,47 +71375,18 @@ async function runAttribution(req, deps) {
   };
   const compare2 = deps.compareCode ?? await defaultCompare(req, deps);
   let clientBinDir;
+  const fromJournal = /* @__PURE__ */ new Set();
   const measure = async (c) => {
     const held = journal.counts(c.sha);
     if (held) {
       cost.reused += 1;
+      fromJournal.add(c.sha);
       logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
       return held;
     }
     const built = await build(c);
     clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
-    const t0 = Date.now();
-    let record2;
-    try {
-      record2 = await (deps.count ?? countInstructions)(
-        items,
-        {
-          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
-          instructionCounter: req.instructionCounter ?? { counter: "auto" },
-          workloads: req.workloads,
-          runDir: path28.join(req.outDir, "counts", short(c.sha)),
-          clientBinDir,
-          ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
-          ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
-          dataChecksums: false
-        },
-        { runner: deps.runner, logger, ...deps.signal ? { signal: deps.signal } : {}, probe: probe3 },
-        { what: `attribute ${short(c.sha)}`, profileDir: "profiles" }
-      );
-    } finally {
-      cost.countS += (Date.now() - t0) / 1e3;
-    }
-    if (record2.failures.length > 0) {
-      throw new UnmeasuredCommit(
-        `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
-      );
-    }
-    const counts = Object.fromEntries(
-      items.map(({ workload: w }) => [
-        w.name,
-        record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
-      ])
-    );
+    const counts = await countCommit(req, { ...deps, probe: probe3 }, items, c, built, clientBinDir, cost);
     await journal.recordCounts(c.sha, counts);
     return counts;
   };
@@ -71064,20 +71442,63 @@ async function runAttribution(req, deps) {
     cost,
     outDir: req.outDir
   });
-  await writeReport(req.outDir, report);
-  return report;
-}
-async function writeReport(outDir, report) {
-  await writeAtomically(path28.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
-`);
-  await writeAtomically(path28.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
-  await writeAtomically(
-    path28.join(outDir, "attribution.md"),
-    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  return writeReport(
+    req.outDir,
+    await attachMovers(report, { ...req, counterKind: counter.kind, fromJournal })
   );
 }
+async function countCommit(req, deps, items, c, built, clientBinDir, cost) {
+  const t0 = Date.now();
+  let record2;
+  try {
+    record2 = await (deps.count ?? countInstructions)(
+      items,
+      {
+        arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
+        instructionCounter: req.instructionCounter ?? { counter: "auto" },
+        workloads: req.workloads,
+        runDir: countRunDir(req.outDir, c.sha),
+        clientBinDir,
+        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+        dataChecksums: false
+      },
+      {
+        runner: deps.runner,
+        logger: deps.logger,
+        ...deps.signal ? { signal: deps.signal } : {},
+        probe: deps.probe
+      },
+      // Each commit's own profile, for its culprits' movers (culprit-profiles.ts).
+      { what: `attribute ${short(c.sha)}`, profileDir: COUNT_PROFILE_DIR, armProfiles: true }
+    );
+  } finally {
+    cost.countS += (Date.now() - t0) / 1e3;
+  }
+  if (record2.failures.length > 0) {
+    throw new UnmeasuredCommit(
+      `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
+    );
+  }
+  return Object.fromEntries(
+    items.map(({ workload: w }) => [
+      w.name,
+      record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
+    ])
+  );
+}
+async function writeReport(outDir, report) {
+  await writeAtomically(path29.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+`);
+  await writeAtomically(path29.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path29.join(outDir, "attribution.md"),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  );
+  return report;
+}
 async function resumeJournal(req, from, items, counter, toolchain, logger) {
-  await mkdir7(req.outDir, { recursive: true });
+  await mkdir8(req.outDir, { recursive: true });
   const journal = await openJournal(
     req.outDir,
     journalCounting({
@@ -71091,7 +71512,7 @@ async function resumeJournal(req, from, items, counter, toolchain, logger) {
   );
   if (journal.heldAtStart > 0) {
     logger.info(
-      `attribute: ${path28.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
+      `attribute: ${path29.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
     );
   }
   return journal;
@@ -71169,27 +71590,27 @@ async function defaultCompare(req, deps) {
 // src/drivers/load-workload.ts
 init_regular_file();
 import { stat as stat7 } from "node:fs/promises";
-import path31 from "node:path";
+import path32 from "node:path";
 
 // src/drivers/confine-path.ts
 import { realpath as realpath2 } from "node:fs/promises";
-import path29 from "node:path";
+import path30 from "node:path";
 async function confinedPath(root, name) {
-  if (path29.isAbsolute(name)) {
+  if (path30.isAbsolute(name)) {
     return { refused: "absolute paths are not allowed: name a file relative to the workload file" };
   }
   let realRoot;
   let real;
   try {
     realRoot = await realpath2(root);
-    real = await realpath2(path29.resolve(root, name));
+    real = await realpath2(path30.resolve(root, name));
   } catch {
     return {
-      refused: `not found (looked for ${path29.resolve(root, name)}; paths are relative to the workload file)`
+      refused: `not found (looked for ${path30.resolve(root, name)}; paths are relative to the workload file)`
     };
   }
-  const inside = path29.relative(realRoot, real);
-  if (inside === "" || inside.startsWith("..") || path29.isAbsolute(inside)) {
+  const inside = path30.relative(realRoot, real);
+  if (inside === "" || inside.startsWith("..") || path30.isAbsolute(inside)) {
     return {
       refused: `it leads out of the workload's directory ${realRoot} (to ${real}): scripts must stay inside the workload file's directory tree, symlinks included`
     };
@@ -71205,7 +71626,7 @@ init_plain_text();
 // src/drivers/shipped-workloads.ts
 init_errors();
 import { existsSync, readdirSync, statSync } from "node:fs";
-import path30 from "node:path";
+import path31 from "node:path";
 import { fileURLToPath } from "node:url";
 function shippedWorkloadNames(workloadsDir) {
   try {
@@ -71214,15 +71635,15 @@ function shippedWorkloadNames(workloadsDir) {
     return [];
   }
 }
-function defaultWorkloadsDir(from = path30.dirname(fileURLToPath(import.meta.url))) {
-  for (let dir = from; ; dir = path30.dirname(dir)) {
-    const candidate = path30.join(dir, "workloads");
-    if (existsSync(path30.join(candidate, "workload.schema.json"))) return candidate;
-    if (path30.dirname(dir) === dir) return void 0;
+function defaultWorkloadsDir(from = path31.dirname(fileURLToPath(import.meta.url))) {
+  for (let dir = from; ; dir = path31.dirname(dir)) {
+    const candidate = path31.join(dir, "workloads");
+    if (existsSync(path31.join(candidate, "workload.schema.json"))) return candidate;
+    if (path31.dirname(dir) === dir) return void 0;
   }
 }
 function resolveWorkloadFile(ref, lookup) {
-  const file2 = path30.resolve(lookup.baseDir ?? ".", ref);
+  const file2 = path31.resolve(lookup.baseDir ?? ".", ref);
   const { kind, code } = fileKind2(file2);
   if (kind === "file") return file2;
   const workloadsDir = lookup.workloadsDir ?? defaultWorkloadsDir();
@@ -71244,7 +71665,7 @@ function isBareName(ref) {
 }
 function shippedFile(name, workloadsDir) {
   if (!isBareName(name)) return void 0;
-  const file2 = path30.join(workloadsDir, `${name}.yml`);
+  const file2 = path31.join(workloadsDir, `${name}.yml`);
   return fileKind2(file2).kind === "file" ? file2 : void 0;
 }
 function shippedList(workloadsDir) {
@@ -71394,7 +71815,7 @@ function aliasProblem(e) {
 }
 async function resolveScripts(workload, file2) {
   if (workload.tool !== "pgbench" || !workload.scripts) return workload;
-  const dir = path31.dirname(path31.resolve(file2));
+  const dir = path32.dirname(path32.resolve(file2));
   const scripts = [];
   for (const [i, script] of workload.scripts.entries()) {
     const confined = await confinedPath(dir, script.file);
@@ -71697,9 +72118,9 @@ async function checkOutDir(dir, flag = "--out", expected = "a directory for the 
 
 // src/adapters/cli/cache-dir-option.ts
 import os10 from "node:os";
-import path32 from "node:path";
+import path33 from "node:path";
 function resolveCacheDir(flag) {
-  return flag ? path32.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
+  return flag ? path33.resolve(flag) : defaultCacheDir(process.env, process.getuid?.(), os10.homedir());
 }
 async function checkedCacheDir(flag) {
   const dir = resolveCacheDir(flag);
@@ -71820,7 +72241,7 @@ function attributeCommand() {
       instructionCounter: { counter: flags.instructionCounter },
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {},
       ...flags.tmpDir !== void 0 ? { tmpDir: flags.tmpDir } : {},
-      outDir: path33.resolve(flags.out)
+      outDir: path34.resolve(flags.out)
     };
     const report = await withInterrupt(
       logger,
@@ -71832,10 +72253,10 @@ function attributeCommand() {
 }
 
 // src/adapters/cli/commands/bisect.ts
-import path51 from "node:path";
+import path52 from "node:path";
 
 // src/flows/bisect/bisection.ts
-import path43 from "node:path";
+import path44 from "node:path";
 
 // src/core/compare/analysis/adaptive.ts
 init_result_types();
@@ -72094,21 +72515,21 @@ function regressedByCounts(record2, base, heads, workloads) {
 }
 
 // src/flows/compare/pipeline/pipeline.ts
-import path42 from "node:path";
+import path43 from "node:path";
 
 // src/run/sink.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import path35 from "node:path";
+import path36 from "node:path";
 
 // src/store/write-results.ts
-import path34 from "node:path";
+import path35 from "node:path";
 function resultsText(result) {
   return `${JSON.stringify(result, null, 2)}
 `;
 }
 async function writeResults(file2, result, fs = nodeWriteFs) {
-  await fs.mkdir(path34.dirname(file2), { recursive: true }).catch((e) => {
-    throw new FileWriteError(file2, e, `its directory ${path34.dirname(file2)} could not be created`);
+  await fs.mkdir(path35.dirname(file2), { recursive: true }).catch((e) => {
+    throw new FileWriteError(file2, e, `its directory ${path35.dirname(file2)} could not be created`);
   });
   await writeAtomically(file2, typeof result === "string" ? result : resultsText(result), { fs });
 }
@@ -72118,7 +72539,7 @@ var RESERVE_MIN_MARGIN_BYTES = 64 * 1024;
 function fileSink(file2, options = {}) {
   const fs = options.fs ?? nodeWriteFs;
   const minMargin = options.reserveMarginBytes ?? RESERVE_MIN_MARGIN_BYTES;
-  const reserveFile = path35.join(path35.dirname(file2), `.${path35.basename(file2)}.reserve`);
+  const reserveFile = path36.join(path36.dirname(file2), `.${path36.basename(file2)}.reserve`);
   let reserved = 0;
   let reserveMayExist = false;
   let largestGrowth = 0;
@@ -72128,8 +72549,8 @@ function fileSink(file2, options = {}) {
     const margin = Math.max(minMargin, 2 * largestGrowth);
     if (reserved >= size2 + margin) return;
     const target = size2 + 2 * margin;
-    await fs.mkdir(path35.dirname(file2), { recursive: true }).catch((e) => {
-      throw new FileWriteError(file2, e, `its directory ${path35.dirname(file2)} could not be created`);
+    await fs.mkdir(path36.dirname(file2), { recursive: true }).catch((e) => {
+      throw new FileWriteError(file2, e, `its directory ${path36.dirname(file2)} could not be created`);
     });
     try {
       const handle = await fs.open(reserveFile, reserved === 0 ? "w" : "a");
@@ -72247,14 +72668,14 @@ init_fingerprint();
 
 // src/machine/controls.ts
 import { open as open6, writeFile as writeFile8 } from "node:fs/promises";
-import path37 from "node:path";
+import path38 from "node:path";
 
 // src/machine/sysfs.ts
-import { readdir as readdir8, readFile as readFile12 } from "node:fs/promises";
-import path36 from "node:path";
+import { readdir as readdir8, readFile as readFile13 } from "node:fs/promises";
+import path37 from "node:path";
 async function readText(root, rel) {
   try {
-    return await readFile12(path36.join(root, rel), "utf8");
+    return await readFile13(path37.join(root, rel), "utf8");
   } catch {
     return void 0;
   }
@@ -72270,7 +72691,7 @@ async function readInt(root, rel) {
 }
 async function listDir(root, rel, pattern) {
   try {
-    return (await readdir8(path36.join(root, rel))).filter((e) => pattern.test(e));
+    return (await readdir8(path37.join(root, rel))).filter((e) => pattern.test(e));
   } catch {
     return [];
   }
@@ -72403,12 +72824,12 @@ async function probe2(spec, deps) {
     const cpus = spec.cpus ?? (await readTopology(root)).cpus.map((c) => c.cpu);
     if (cpus.length === 0) {
       throw new UserError(
-        `${fields.governor}: no online CPU under ${path37.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
+        `${fields.governor}: no online CPU under ${path38.join(root, CPU_DIR2)}: cannot set a governor on this machine; drop ${fields.governor}`
       );
     }
     for (const cpu of cpus) {
       const rel = `${CPU_DIR2}/cpu${cpu}/cpufreq/scaling_governor`;
-      const file2 = path37.join(root, rel);
+      const file2 = path38.join(root, rel);
       const from = await readValue(root, rel);
       if (from === void 0) {
         throw new UserError(
@@ -72884,8 +73305,8 @@ function shares(counts, total2) {
 }
 
 // src/postgres/stat-snapshot.ts
-import { readdir as readdir9, readFile as readFile13 } from "node:fs/promises";
-import path38 from "node:path";
+import { readdir as readdir9, readFile as readFile14 } from "node:fs/promises";
+import path39 from "node:path";
 
 // src/machine/pid-stat.ts
 function parsePidStatLine(text2) {
@@ -72989,14 +73410,14 @@ function setCounter(counters, key, value2) {
 }
 async function readStat(proc, pid) {
   try {
-    return parsePidStatLine(await readFile13(path38.join(proc, String(pid), "stat"), "utf8"));
+    return parsePidStatLine(await readFile14(path39.join(proc, String(pid), "stat"), "utf8"));
   } catch {
     return void 0;
   }
 }
 async function readCmdline(proc, pid) {
   try {
-    return (await readFile13(path38.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
+    return (await readFile14(path39.join(proc, String(pid), "cmdline"), "utf8")).replace(/\0/g, " ");
   } catch {
     return void 0;
   }
@@ -73012,8 +73433,8 @@ async function serverProcesses(proc, backendPid, target) {
 }
 async function childPids(proc, postmaster) {
   try {
-    const text2 = await readFile13(
-      path38.join(proc, String(postmaster), "task", String(postmaster), "children"),
+    const text2 = await readFile14(
+      path39.join(proc, String(postmaster), "task", String(postmaster), "children"),
       "utf8"
     );
     return text2.trim().split(/\s+/).filter(Boolean).map(Number);
@@ -73066,8 +73487,8 @@ init_errors();
 
 // src/postgres/memory/smaps-rollup.ts
 init_errors();
-import { readFile as readFile14 } from "node:fs/promises";
-import path39 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path40 from "node:path";
 function parseSmapsRollup(text2) {
   const fields = /* @__PURE__ */ new Map();
   for (const line of text2.split("\n")) {
@@ -73077,15 +73498,15 @@ function parseSmapsRollup(text2) {
   return fields;
 }
 async function readSmapsField(procRoot, pid, field) {
-  const file2 = path39.join(procRoot, String(pid), "smaps_rollup");
+  const file2 = path40.join(procRoot, String(pid), "smaps_rollup");
   let text2;
   try {
-    text2 = await readFile14(file2, "utf8");
+    text2 = await readFile15(file2, "utf8");
   } catch (e) {
     const code = e.code;
     if (code === "ESRCH") return { kind: "gone" };
     if (code === "ENOENT") {
-      const alive = await readFile14(path39.join(procRoot, String(pid), "stat"), "utf8").then(
+      const alive = await readFile15(path40.join(procRoot, String(pid), "stat"), "utf8").then(
         () => true,
         () => false
       );
@@ -73711,14 +74132,14 @@ function openJournal2(result, req, deps) {
 
 // src/drivers/workload-scripts.ts
 init_workload_definition();
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile16 } from "node:fs/promises";
 async function workloadScriptHashes(workloads) {
   const out = {};
   for (const w of workloads) {
     const files = scriptFiles(w);
     if (files.length === 0) continue;
     try {
-      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile15(f, "utf8"))));
+      out[w.name] = scriptTextsHash(await Promise.all(files.map((f) => readFile16(f, "utf8"))));
     } catch {
     }
   }
@@ -73729,7 +74150,7 @@ async function workloadScriptHashes(workloads) {
 import os12 from "node:os";
 
 // src/machine/environment.ts
-import { readFile as readFile16 } from "node:fs/promises";
+import { readFile as readFile17 } from "node:fs/promises";
 import os11 from "node:os";
 var FACT_FILES = {
   governor: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
@@ -73780,7 +74201,7 @@ async function osPrettyName() {
 }
 async function readTrimmed(file2) {
   try {
-    return (await readFile16(file2, "utf8")).trim();
+    return (await readFile17(file2, "utf8")).trim();
   } catch {
     return void 0;
   }
@@ -74274,7 +74695,7 @@ function pct4(share3) {
 
 // src/machine/pinning.ts
 import { access as access4, constants as constants5 } from "node:fs/promises";
-import path40 from "node:path";
+import path41 from "node:path";
 init_errors();
 function planCpus(spec, topology, tools, where = "cpus") {
   if (!tools.taskset && !tools.numactl) {
@@ -74390,11 +74811,11 @@ function withCpuPrefix(prefix, command, args) {
 }
 async function findPinningTools(searchPath) {
   const find = async (name) => {
-    for (const dir of searchPath.split(path40.delimiter)) {
+    for (const dir of searchPath.split(path41.delimiter)) {
       if (!dir) continue;
       try {
-        await access4(path40.join(dir, name), constants5.X_OK);
-        return path40.join(dir, name);
+        await access4(path41.join(dir, name), constants5.X_OK);
+        return path41.join(dir, name);
       } catch {
       }
     }
@@ -75076,119 +75497,6 @@ function hours(seconds2) {
 
 // src/flows/compare/pipeline/pipeline.ts
 init_metrics();
-
-// src/core/compare/analysis/instruction-verdict.ts
-init_result_types();
-
-// src/core/compare/analysis/rejudged.ts
-function rejudged(comparison, comparisons, metrics) {
-  const overall = overallVerdict(comparisons.map((c) => ({ id: c.head, verdict: c.verdict })));
-  const added = [...new Set(metrics)].filter((m) => !comparison.gatedMetrics.includes(m));
-  return {
-    ...comparison,
-    comparisons,
-    gatedMetrics: [...comparison.gatedMetrics, ...added],
-    verdict: overall.verdict,
-    decidingArms: overall.deciding
-  };
-}
-
-// src/core/compare/comparison-types.ts
-var UNTESTED = {
-  pairs: null,
-  ci95: null,
-  ci90: null,
-  ciEquivalence: null,
-  p: null,
-  method: null,
-  minAchievableP: null,
-  welch: null,
-  pairedT: null,
-  bootstrap: null,
-  aaSpreadPct: null,
-  pAdjusted: null,
-  familySize: 1
-};
-
-// src/core/compare/analysis/instruction-verdict.ts
-function instructionCells(result) {
-  const record2 = result.instructions;
-  const out = /* @__PURE__ */ new Map();
-  if (!record2 || result.arms.length < 2) return out;
-  const base = result.arms[0].label;
-  const cells = /* @__PURE__ */ new Map();
-  for (const s of record2.samples) cells.set(cellId(s), { workload: s.workload, clients: s.clients });
-  for (const arm2 of result.arms.slice(1)) {
-    const list = [];
-    for (const cell of cells.values()) {
-      if (record2.failures.some((f) => f.offered && f.workload === cell.workload && f.arm === arm2.label))
-        continue;
-      list.push(instructionCell(record2, cell, base, arm2.label));
-    }
-    out.set(arm2.label, list);
-  }
-  return out;
-}
-function instructionCell(record2, cell, base, head) {
-  const { base: b, head: h, thresholdPct, judged, bistable } = judgeInstructionCell(record2, cell, base, head);
-  return {
-    ...bistable.length > 0 ? {
-      unstable: {
-        arms: bistable.map((x) => x.arm),
-        message: `bistable counts: the repetitions of ${bistable.map((x) => `${x.arm} split ${x.gapPct.toFixed(2)}% apart`).join(" and ")} into two groups (a layout or plan that differs from start to start); reported, not gated: count again, or with more repetitions`
-      }
-    } : {},
-    id: cellId(cell),
-    workload: cell.workload,
-    clients: cell.clients,
-    metric: INSTRUCTION_METRIC,
-    test: "instruction-count",
-    // Its noise is the repetitions' range (spreadPct), which its own rule already weighs.
-    ...UNTESTED,
-    base: summary(b),
-    head: summary(h),
-    deltaPct: judged.deltaPct,
-    unusable: judged.reasons[0]?.code === "insufficient-data" ? judged.reasons[0].message : null,
-    notes: [],
-    better: "lower",
-    alpha: 1,
-    thresholdPct,
-    verdict: judged.verdict,
-    reasons: judged.reasons
-  };
-}
-function withInstructionCells(comparison, result) {
-  const byHead = instructionCells(result);
-  if (byHead.size === 0) return comparison;
-  const label = (c) => hypothesisLabel(comparison, c.id, c.metric);
-  const only = comparison.metric === INSTRUCTION_METRIC;
-  const comparisons = comparison.comparisons.map((arm2) => {
-    const extra = byHead.get(arm2.head) ?? [];
-    if (extra.length === 0) return arm2;
-    const cells = only ? extra : arm2.cells;
-    const otherMetricCells = only ? [] : [...arm2.otherMetricCells, ...extra];
-    const gating = gatingCells([...cells, ...otherMetricCells]);
-    const workloads = only ? gating.map((c) => c.workload) : [...Object.keys(arm2.workloadVerdicts), ...gating.map((c) => c.workload)];
-    const overall = armVerdicts(gating, label, workloads);
-    return {
-      ...arm2,
-      cells,
-      otherMetricCells,
-      likelyRegressionCells: only ? [] : arm2.likelyRegressionCells,
-      verdict: overall.verdict,
-      decidingCells: overall.deciding,
-      workloadVerdicts: overall.workloadVerdicts
-    };
-  });
-  return {
-    ...rejudged(comparison, comparisons, [INSTRUCTION_METRIC]),
-    // The timed analysis found no samples to judge: its warnings about them do not apply.
-    ...only ? { likelyRegressions: [], warnings: [] } : {}
-  };
-}
-function summary(values) {
-  return summarise(usable(values), 0);
-}
 
 // src/core/compare/analysis/memory-verdict.ts
 init_result_types();
@@ -77092,8 +77400,8 @@ function withExplanation(result, record2) {
 init_unchanged_heads();
 
 // src/postgres/cluster/known-settings.ts
-import { readFile as readFile17, stat as stat9 } from "node:fs/promises";
-import path41 from "node:path";
+import { readFile as readFile18, stat as stat9 } from "node:fs/promises";
+import path42 from "node:path";
 init_errors();
 function parseDescribeConfig(text2) {
   const settings2 = /* @__PURE__ */ new Map();
@@ -77112,7 +77420,7 @@ function parseDescribeConfig(text2) {
 }
 var installs = /* @__PURE__ */ new Map();
 async function installSettings(binDir, what, deps) {
-  const postgres = path41.resolve(binDir, "postgres");
+  const postgres = path42.resolve(binDir, "postgres");
   const st = await stat9(postgres).catch(() => void 0);
   if (!st) return readInstallSettings(binDir, postgres, what, deps);
   const key = `${postgres}\0${st.size}\0${st.mtimeMs}`;
@@ -77155,7 +77463,7 @@ async function knows(install, names) {
     else hidden.push(name);
   }
   if (hidden.length === 0) return answers;
-  const binary = await readFile17(install.postgres).catch(() => void 0);
+  const binary = await readFile18(install.postgres).catch(() => void 0);
   const searchable = binary !== void 0 && binary.subarray(0, 4).equals(ELF_MAGIC);
   for (const name of hidden) {
     const found = !searchable || binary.includes(Buffer.from(`${name}\0`, "latin1"));
@@ -77302,7 +77610,7 @@ async function runPipeline(req, deps, store) {
   const unmeasuredHeads = unchangedHeads(compiledCode, arms2).map((c) => c.head);
   const nothingToMeasure = compiledCode.length > 0 && compiledCode.length === arms2.length - 1 && unmeasuredHeads.length === compiledCode.length;
   const measuredArms2 = arms2.filter((a) => !unmeasuredHeads.includes(a.label));
-  const resultsFile = path42.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path43.join(req.runDir, RESULTS_FILE);
   const archive = store ? archiveSink(store) : void 0;
   const countingDeps = probe3 ? { ...deps, probe: probe3 } : deps;
   const workloads = defaultProbe ? withDefaultCounts(req.workloads) : req.workloads;
@@ -77351,7 +77659,7 @@ async function runPipeline(req, deps, store) {
       analysis,
       arms: arms2,
       sink,
-      logsDir: path42.join(runDir, "logs"),
+      logsDir: path43.join(runDir, "logs"),
       calibration: sameInstall(arms2),
       ...instructions ? { instructions } : {},
       ...plans ? { plans } : {},
@@ -77512,7 +77820,7 @@ async function compareArmsCode(arms2, { logger, runner, runAs, tmpDir }) {
   if (!base || heads.length === 0 || sameInstall(arms2)) return [];
   const out = [];
   for (const head of heads) {
-    if (path42.resolve(head.binDir) === path42.resolve(base.binDir)) continue;
+    if (path43.resolve(head.binDir) === path43.resolve(base.binDir)) continue;
     const code = await compareCompiledCode(base, head, options);
     out.push(code);
     const what = `compiled code of ${head.label} vs ${base.label}`;
@@ -77727,7 +78035,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
   const goodBuild = bench.good.build;
   const t0 = Date.now();
   const label = short(commit3.sha);
-  const runDir = path43.join(req.outDir, `step-${step2}-${label}-try-${t}`);
+  const runDir = path44.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
       arms: {
@@ -77952,7 +78260,7 @@ function tries(r, sha) {
 }
 
 // src/postgres/builds/build-pair.ts
-import path44 from "node:path";
+import path45 from "node:path";
 async function buildComparison(req, deps) {
   const { mirror, headSha, withToolchain, buildHead } = await prepare(req, deps);
   let baseSha = await inStep("fetch", "build base", void 0, () => mirror.resolve(req.baseRef));
@@ -77982,7 +78290,7 @@ async function prepare(req, deps) {
   const env = deps.env ?? process.env;
   await requireGit(env, "build");
   const toolchain = deps.toolchain ?? await detectToolchain(env, deps.runner, deps.signal);
-  const layout = cacheLayout(path44.resolve(req.cacheDir));
+  const layout = cacheLayout(path45.resolve(req.cacheDir));
   const mirror = new SourceMirror(req.repo, layout.git, layout.locks, {
     runner: deps.runner,
     logger: deps.logger,
@@ -78180,11 +78488,11 @@ function addFailOnOption(command) {
 }
 
 // src/flows/bisect/bisect-gate.ts
-import { mkdir as mkdir9 } from "node:fs/promises";
+import { mkdir as mkdir10 } from "node:fs/promises";
 
 // src/flows/compare/pipeline/decide-run.ts
-import { mkdir as mkdir8, writeFile as writeFile10 } from "node:fs/promises";
-import path45 from "node:path";
+import { mkdir as mkdir9, writeFile as writeFile10 } from "node:fs/promises";
+import path46 from "node:path";
 function decideRun(result, comparison, failOn, accepted) {
   const policy = { ...gatePolicyOf(result.workloads, failOn), ...accepted ? { accepted } : {} };
   const decision = decide(comparison, policy, completenessOf(result));
@@ -78198,8 +78506,8 @@ function completenessOf(result) {
 }
 var DECISION_FILE = "decision.json";
 async function writeDecision(dir, decision) {
-  const file2 = path45.join(dir, DECISION_FILE);
-  await mkdir8(dir, { recursive: true });
+  const file2 = path46.join(dir, DECISION_FILE);
+  await mkdir9(dir, { recursive: true });
   await writeFile10(file2, `${JSON.stringify(decision, null, 2)}
 `);
   return file2;
@@ -78208,7 +78516,7 @@ async function writeDecision(dir, decision) {
 // src/flows/bisect/bisect-gate.ts
 async function recordBisectDecision(outcome, failOn, dir) {
   const decision = bisectDecision(outcome, failOn);
-  await mkdir9(dir, { recursive: true });
+  await mkdir10(dir, { recursive: true });
   await writeDecision(dir, decision);
   return decision;
 }
@@ -78605,119 +78913,6 @@ function num4(v) {
   return Number(v.toPrecision(3)).toString();
 }
 
-// src/core/report/evidence/instruction-section.ts
-var SHOWN_MOVERS = 5;
-function instructionReport(result, c) {
-  const record2 = result.instructions;
-  if (!record2) return void 0;
-  const rows = [];
-  for (const arm2 of c.comparisons) {
-    const counted = [...arm2.cells, ...arm2.otherMetricCells].filter((x) => x.metric === INSTRUCTION_METRIC);
-    for (const cell of counted) {
-      const profile = record2.profiles.find(
-        (p) => p.workload === cell.workload && p.clients === cell.clients && p.head === arm2.head
-      );
-      const changed = cell.verdict === "regression" || cell.verdict === "improvement";
-      rows.push({
-        ...cellNumbers(cell),
-        cell: cell.id,
-        head: arm2.head,
-        verdict: cell.verdict,
-        movers: changed && profile ? profile.movers.slice(0, SHOWN_MOVERS) : [],
-        ...profile ? { profileFile: profile.file } : {}
-      });
-    }
-  }
-  return {
-    counter: record2.counter,
-    wallS: record2.wallS,
-    rows,
-    notes: [...record2.notes, ...record2.failures.map((f) => `${f.workload}: not measured: ${f.reason}`)]
-  };
-}
-function cellNumbers(cell) {
-  return {
-    baseMedian: cell.base.median,
-    headMedian: cell.head.median,
-    deltaPct: cell.deltaPct,
-    baseCvPct: cell.base.cvPct,
-    headCvPct: cell.head.cvPct
-  };
-}
-function instructionSection(result, c) {
-  const report = instructionReport(result, c);
-  if (!report) return void 0;
-  const headColumn = new Set(report.rows.map((r) => r.head)).size > 1;
-  const header = [
-    "cell",
-    ...headColumn ? ["head"] : [],
-    "base instr/tx",
-    "head instr/tx",
-    "\u0394",
-    "CV base / head",
-    "verdict"
-  ];
-  const body = [
-    `Counted with ${report.counter === "cachegrind" ? "valgrind cachegrind (simulated)" : "perf (hardware)"} at 1 client, per transaction from the difference of a short and a long run; medians over the repetitions. The phase took ${report.wallS.toFixed(0)} s.`,
-    "",
-    `| ${header.join(" | ")} |`,
-    `|${header.map((_, i) => i === 0 || headColumn && i === 1 ? " --- " : " ---: ").join("|")}|`,
-    ...report.rows.map(
-      (r) => `| ${[
-        escapeMarkdown(r.cell, 80),
-        ...headColumn ? [escapeMarkdown(r.head, 40)] : [],
-        whole(r.baseMedian),
-        whole(r.headMedian),
-        r.deltaPct === null ? "\u2013" : `${r.deltaPct >= 0 ? "+" : ""}${r.deltaPct.toFixed(2)}%`,
-        `${cv(r.baseCvPct)} / ${cv(r.headCvPct)}`,
-        r.verdict
-      ].join(" | ")} |`
-    )
-  ];
-  for (const r of report.rows.filter((x) => x.movers.length > 0)) {
-    body.push(
-      "",
-      `**${escapeMarkdown(r.cell, 80)}${headColumn ? ` (${escapeMarkdown(r.head, 40)})` : ""}: largest movers** (self instructions per transaction${r.profileFile ? `; full profile: \`${escapeMarkdown(r.profileFile, 200)}\`` : ""})`,
-      "",
-      ...moversTable(r.movers)
-    );
-  }
-  if (report.notes.length > 0) body.push("", ...report.notes.map((n) => `- ${escapeMarkdown(n, 300)}`));
-  return { summary: "CPU instructions per transaction", body };
-}
-function moversTable(movers) {
-  return [
-    "| function | base | head | \u0394 |",
-    "| --- | ---: | ---: | ---: |",
-    ...movers.map(
-      (m) => `| ${codeText(m.fn, 80)} | ${whole(m.baseIrPerTx)} | ${whole(m.headIrPerTx)} | ${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} |`
-    )
-  ];
-}
-function moverTextLines(report, cells) {
-  const rows = (report?.rows ?? []).filter(
-    (r) => r.movers.length > 0 && (!cells || cells.some((x) => x.head === r.head && x.cell === r.cell))
-  );
-  if (rows.length === 0) return void 0;
-  const heads = new Set(report.rows.map((r) => r.head)).size;
-  return {
-    heading: "largest instruction movers per changed cell (self instructions per transaction, base -> head):",
-    cells: rows.map((r) => ({
-      title: `${heads > 1 ? `${r.head} ` : ""}${r.cell}${r.profileFile ? ` (full profile: ${r.profileFile})` : ""}:`,
-      movers: r.movers.map(moverText)
-    }))
-  };
-}
-function moverText(m) {
-  return `${m.fn} ${whole(m.baseIrPerTx)} -> ${whole(m.headIrPerTx)} (${m.deltaIrPerTx >= 0 ? "+" : ""}${whole(m.deltaIrPerTx)} instr/tx)`;
-}
-function whole(v) {
-  return v === null ? "\u2013" : Math.round(v).toLocaleString("en-US");
-}
-function cv(v) {
-  return v === null ? "\u2013" : `${v.toFixed(2)}%`;
-}
-
 // src/core/report/evidence/client-line.ts
 function clientText(client) {
   const version2 = client.version.startsWith(client.tool) ? client.version : `${client.tool} ${client.version}`;
@@ -78952,7 +79147,7 @@ function renderComparisonText(c, decision, baseline, steady = [], clients = [], 
   ];
   for (const arm2 of buildTables(c)) lines.push("", ...renderArm(arm2));
   lines.push(...steadyLines(steady));
-  lines.push(...moverLines(c, instructions));
+  lines.push(...moverLines2(c, instructions));
   lines.push(...planTextLines(c.plans));
   const reasons = reasonTexts(decision);
   if (reasons.length > 0) lines.push("", WHY_HEADING, ...reasons.map((r) => `  - ${r}`));
@@ -78973,7 +79168,7 @@ function steadyLines(cells) {
     ])
   ];
 }
-function moverLines(c, instructions) {
+function moverLines2(c, instructions) {
   const movers = instructions ? moverTextLines(instructionReport({ instructions }, c)) : void 0;
   if (!movers) return [];
   return [
@@ -79174,15 +79369,15 @@ import os13 from "node:os";
 
 // src/store/open/choose-store.ts
 init_errors();
-import path48 from "node:path";
+import path49 from "node:path";
 
 // src/store/branch/branch-store.ts
 import { mkdtemp as mkdtemp3 } from "node:fs/promises";
-import path47 from "node:path";
+import path48 from "node:path";
 
 // src/store/branch/data-branch.ts
 import { rm as rm9 } from "node:fs/promises";
-import path46 from "node:path";
+import path47 from "node:path";
 init_errors();
 init_mask_url();
 function basicAuthorization(credentials) {
@@ -79243,11 +79438,11 @@ var DataBranch = class _DataBranch {
   }
   /** The directory store's directory inside the work tree. */
   get storeDir() {
-    return path46.join(this.opts.workDir, this.opts.storePath);
+    return path47.join(this.opts.workDir, this.opts.storePath);
   }
   /** A directory of the branch other than the store (e.g. the history site), relative to its root. */
   pathOf(relative) {
-    return path46.join(this.opts.workDir, relative);
+    return path47.join(this.opts.workDir, relative);
   }
   get remoteRef() {
     return `refs/remotes/origin/${this.opts.branch}`;
@@ -79415,7 +79610,7 @@ async function openBranchStore(spec, open8, deps) {
       remote: spec.remote,
       ...spec.credentials ? { credentials: spec.credentials } : {},
       branch: spec.branch,
-      workDir: await mkdtemp3(path47.join(spec.tempDir, "pgperf-data-branch-")),
+      workDir: await mkdtemp3(path48.join(spec.tempDir, "pgperf-data-branch-")),
       ...spec.storePath ? { storePath: spec.storePath } : {}
     },
     deps
@@ -79467,11 +79662,11 @@ async function chooseStore(choice, open8) {
   return { reader: store, archive: store, close: () => store.close() };
 }
 function located(spec, baseDir) {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path48.resolve(baseDir, spec);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(spec) ? spec : path49.resolve(baseDir, spec);
 }
 function onBranch(spec, branch, open8) {
   const { names } = branch;
-  if (spec && (path48.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
+  if (spec && (path49.isAbsolute(spec) || spec.split(/[\\/]/).includes(".."))) {
     throw new UserError(
       `${names.store} is '${spec}', but with ${names.branchInSentence} it is the directory inside the branch: expected a relative path such as store`
     );
@@ -79496,14 +79691,14 @@ function onBranch(spec, branch, open8) {
 
 // src/store/open/open-store.ts
 init_errors();
-import path50 from "node:path";
+import path51 from "node:path";
 
 // src/store/dir/dir-store.ts
 init_read_results();
 init_json_syntax();
 import { constants as constants6 } from "node:fs";
 import { access as access5, readdir as readdir10, stat as stat10 } from "node:fs/promises";
-import path49 from "node:path";
+import path50 from "node:path";
 init_regular_file();
 init_errors();
 init_store();
@@ -79513,8 +79708,8 @@ var DirStore = class _DirStore {
     this.dir = dir;
     this.options = options;
     this.description = `directory store ${dir}`;
-    this.runsDir = path49.join(dir, "runs");
-    this.indexDir = path49.join(dir, "index");
+    this.runsDir = path50.join(dir, "runs");
+    this.indexDir = path50.join(dir, "index");
   }
   dir;
   options;
@@ -79527,7 +79722,7 @@ var DirStore = class _DirStore {
    * is an empty store.
    */
   static async open(dir, options) {
-    const store = new _DirStore(path49.resolve(dir), options);
+    const store = new _DirStore(path50.resolve(dir), options);
     const st = await withDeadline(store.dir, stat10(store.dir), { expected: "a directory" }).catch(
       (e) => {
         if (e.code === "ENOENT" || e.code === "ENOTDIR") return void 0;
@@ -79609,10 +79804,10 @@ var DirStore = class _DirStore {
   async close() {
   }
   runFile(id) {
-    return path49.join(this.runsDir, `${id}.json`);
+    return path50.join(this.runsDir, `${id}.json`);
   }
   entryFile(id) {
-    return path49.join(this.indexDir, `${id}.json`);
+    return path50.join(this.indexDir, `${id}.json`);
   }
   /** The listing entry, or undefined when it is unreadable (then it is rebuilt from the run). */
   async readEntry(id) {
@@ -79703,8 +79898,8 @@ async function forEachLimited(items, limit, fn) {
 // src/store/open/open-store.ts
 init_mask_url();
 function defaultStoreDir(home, xdgDataHome) {
-  const base = xdgDataHome && path50.isAbsolute(xdgDataHome) ? xdgDataHome : path50.join(home, ".local", "share");
-  return path50.join(base, "pgperf", "store");
+  const base = xdgDataHome && path51.isAbsolute(xdgDataHome) ? xdgDataHome : path51.join(home, ".local", "share");
+  return path51.join(base, "pgperf", "store");
 }
 function isPostgresUrl(spec) {
   return /^postgres(ql)?:\/\//i.test(spec.trim());
@@ -79802,7 +79997,7 @@ function bisectCommand() {
       extraOptions: flags.buildOption,
       durationS: flags.duration,
       adaptive: adaptive && { ...flags, maxRounds: adaptive.plan.maxRounds },
-      outDir: path51.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
+      outDir: path52.resolve(flags.out, `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`)
     });
     const store = flags.store === false ? void 0 : await openCliStore(flags.store, logger, true);
     const stopped = {};
@@ -79824,7 +80019,7 @@ function bisectCommand() {
 }
 
 // src/adapters/cli/commands/build.ts
-import path52 from "node:path";
+import path53 from "node:path";
 function buildCommand() {
   return new Command("build").description("build PostgreSQL from a commit (plus patches) into a cached install and print its path").option("--repo <url|path>", "git URL or local repository", DEFAULT_REPO).requiredOption("--ref <ref>", "branch, tag or commit sha to build", refArg("--ref")).option(
     "--patch <file...>",
@@ -79849,7 +80044,7 @@ function buildCommand() {
           patches,
           extraOptions: flags.buildOption,
           cacheDir,
-          ...flags.prefix ? { prefix: path52.resolve(flags.prefix) } : {}
+          ...flags.prefix ? { prefix: path53.resolve(flags.prefix) } : {}
         },
         { runner: nodeProcessRunner, logger, signal }
       )
@@ -79864,7 +80059,7 @@ function buildCommand() {
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile12 } from "node:fs/promises";
-import path54 from "node:path";
+import path55 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -79962,7 +80157,7 @@ function median3(values) {
 // src/flows/calibrate/drill-workload.ts
 init_regular_file();
 import { writeFile as writeFile11 } from "node:fs/promises";
-import path53 from "node:path";
+import path54 from "node:path";
 var DRILL_SETTING = "pgperf.drill";
 var DRILL_SUFFIX = "-drill";
 function drillArms(binDir) {
@@ -79986,7 +80181,7 @@ function undrillable(w) {
 async function drillWorkload(w, rows, dir) {
   const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
     (w.scripts ?? []).map(async (s) => ({
-      name: path53.basename(s.file, ".sql"),
+      name: path54.basename(s.file, ".sql"),
       text: await readRegularFile(s.file),
       weight: s.weight
     }))
@@ -79994,7 +80189,7 @@ async function drillWorkload(w, rows, dir) {
   const name = `${w.name}${DRILL_SUFFIX}`;
   const scripts = [];
   for (const [i, t] of texts.entries()) {
-    const file2 = path53.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    const file2 = path54.join(dir, `${name}-${i + 1}-${t.name}.sql`);
     await writeFile11(file2, withDrill(t.text, rows), { mode: 420 });
     scripts.push({ file: file2, weight: t.weight });
   }
@@ -80110,7 +80305,7 @@ async function runCalibration(options, deps) {
     measured2.result = kept;
     if (measured2.archived) await deps.keep?.(kept);
   }
-  const calibrationFile = calibrationDir ? path54.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path55.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile12(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -80164,13 +80359,13 @@ function recordLines(record2, skipped) {
 
 // src/adapters/cli/commands/calibrate.ts
 init_errors();
-import path58 from "node:path";
+import path59 from "node:path";
 
 // src/adapters/cli/execute-run.ts
-import path57 from "node:path";
+import path58 from "node:path";
 
 // src/flows/compare/baseline/stored-baseline.ts
-import path56 from "node:path";
+import path57 from "node:path";
 init_errors();
 
 // src/flows/compare/baseline/baseline-conditions.ts
@@ -80477,7 +80672,7 @@ function baselineArm(doc) {
 
 // src/flows/compare/baseline/sentinel.ts
 import { stat as stat11 } from "node:fs/promises";
-import path55 from "node:path";
+import path56 from "node:path";
 async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
   const installed = await binDirExists(storedBase.binDir);
   if (rounds <= 0) return { skipped: "no sentinel: --sentinel-rounds is 0" };
@@ -80493,7 +80688,7 @@ async function runSentinel(req, head, storedBase, rounds, clientBinDir, deps) {
         kind: "installed",
         arms: [{ label: "base", binDir: storedBase.binDir, settings: storedBase.settingOverrides }, head]
       },
-      runDir: path55.join(req.runDir, "sentinel")
+      runDir: path56.join(req.runDir, "sentinel")
     },
     deps
   );
@@ -80545,7 +80740,7 @@ function drifted(c) {
 }
 async function binDirExists(binDir) {
   try {
-    return (await stat11(path55.join(binDir, "postgres"))).isFile();
+    return (await stat11(path56.join(binDir, "postgres"))).isFile();
   } catch {
     return false;
   }
@@ -80659,7 +80854,7 @@ async function runStoredBaseline(req, options, deps, archive) {
         partOfRun: true,
         clientBinDir,
         arms: { kind: "installed", arms: [head] },
-        runDir: path56.join(req.runDir, "head")
+        runDir: path57.join(req.runDir, "head")
       },
       deps
     );
@@ -80693,7 +80888,7 @@ async function runStoredBaseline(req, options, deps, archive) {
     warnings
   );
   const merged = gateRecord ? { ...mergedRuns, gateRecord } : mergedRuns;
-  const resultsFile = path56.join(req.runDir, RESULTS_FILE);
+  const resultsFile = path57.join(req.runDir, RESULTS_FILE);
   await writeResults(resultsFile, merged);
   let archived;
   let archiveError;
@@ -80754,13 +80949,13 @@ init_errors();
 init_read_results();
 async function executeRun(options, logger, extra = {}) {
   checkDesignReach(options);
-  const runDir = path57.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
+  const runDir = path58.resolve(options.outDir, `run-${(/* @__PURE__ */ new Date()).toISOString().replace(/[:.]/g, "-")}`);
   await checkOutDir(options.outDir);
   await checkTmpDir(options.tmpDir);
   const stop = extra.stop ?? stopOnSignals(logger);
   const disposeSignals = extra.stop ? () => void 0 : stop.dispose;
   stop.throwIfStopped();
-  const resultsFile = path57.join(runDir, RESULTS_FILE);
+  const resultsFile = path58.join(runDir, RESULTS_FILE);
   const print = extra.printComparison === false ? (line) => logger.info(line.trimEnd()) : (line) => process.stdout.write(line);
   const unregisterLastLine = onCleanup(
     async () => print(`${resultsLine(resultsFile, await keptRecord(resultsFile))}
@@ -80795,7 +80990,7 @@ async function executeRun(options, logger, extra = {}) {
 `
     );
     if (extra.failOn !== void 0) {
-      await writeDecision(path57.dirname(outcome.resultsFile), decision).then(
+      await writeDecision(path58.dirname(outcome.resultsFile), decision).then(
         (file2) => print(`decision written to ${file2}
 `),
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
@@ -80893,7 +81088,7 @@ function calibrateCommand() {
         flags.json ? `${JSON.stringify({ ...calibration, ...record2 ? { record: record2 } : {} }, null, 2)}
 ` : renderCalibrationText(calibration, record2, drills?.skipped)
       );
-      await writeDecision(path58.dirname(run2.resultsFile), decision).catch(
+      await writeDecision(path59.dirname(run2.resultsFile), decision).catch(
         (e) => logger.warn(`could not write decision.json: ${errorMessage(e)}`)
       );
       reportGate(decision, logger);
@@ -80964,11 +81159,11 @@ function formatMean(v) {
 
 // src/flows/history/read-series-file.ts
 init_errors();
-import { readFile as readFile18 } from "node:fs/promises";
+import { readFile as readFile19 } from "node:fs/promises";
 async function readSeriesFile(file2) {
   let text2;
   try {
-    text2 = await readFile18(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     throw new UserError(`cannot read ${file2}: ${errorMessage(e)}`);
   }
@@ -83198,7 +83393,7 @@ function demoCommand() {
 
 // src/adapters/cli/commands/doctor.ts
 import os14 from "node:os";
-import path60 from "node:path";
+import path61 from "node:path";
 
 // src/machine/preflight-text.ts
 var GROUP_TITLES = {
@@ -83237,7 +83432,7 @@ function renderPreflight(report) {
 // src/postgres/runner-facts.ts
 import { constants as constants7 } from "node:fs";
 import { access as access6, readdir as readdir12, stat as stat12, statfs as statfs3 } from "node:fs/promises";
-import path59 from "node:path";
+import path60 from "node:path";
 var RUNNER_LIMITS = {
   /** Below this a build is refused before it starts (builds/cache.ts MIN_FREE_BYTES): bad. */
   cacheFreeBad: MIN_FREE_BYTES,
@@ -83380,10 +83575,10 @@ async function sysbenchFact(env) {
 async function postgresFact(dir) {
   const versions = [];
   for (const v of (await readdir12(dir).catch(() => [])).sort((a, b) => Number(a) - Number(b))) {
-    const bin = path59.join(dir, v, "bin");
+    const bin = path60.join(dir, v, "bin");
     const usable2 = await Promise.all(
       ["initdb", "pgbench"].map(
-        (p) => access6(path59.join(bin, p), constants7.X_OK).then(
+        (p) => access6(path60.join(bin, p), constants7.X_OK).then(
           () => true,
           () => false
         )
@@ -83412,7 +83607,7 @@ function diskValue(dir, free) {
 }
 function cacheDiskFact(dir, free) {
   const verdict2 = free === void 0 || free >= RUNNER_LIMITS.cacheFreeWarn ? "ok" : free < RUNNER_LIMITS.cacheFreeBad ? "bad" : "warn";
-  const fix = `free space (old installs under ${path59.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
+  const fix = `free space (old installs under ${path60.join(dir, "installs")} can be deleted) or pass --cache-dir DIR (input cache-dir) on a larger disk`;
   return {
     id: "cacheDisk",
     group: "disk",
@@ -83512,17 +83707,17 @@ async function runAsReachFact(name, user, dirs, runner) {
   };
 }
 async function deepestExisting(dir) {
-  for (let d = path59.resolve(dir); ; d = path59.dirname(d)) {
+  for (let d = path60.resolve(dir); ; d = path60.dirname(d)) {
     const st = await stat12(d).catch(() => void 0);
     if (st?.isDirectory()) return d;
-    if (d === path59.dirname(d)) return void 0;
+    if (d === path60.dirname(d)) return void 0;
   }
 }
 async function privateAncestor(dir) {
   const chain = [];
-  for (let d = path59.resolve(dir); ; d = path59.dirname(d)) {
+  for (let d = path60.resolve(dir); ; d = path60.dirname(d)) {
     chain.unshift(d);
-    if (d === path59.dirname(d)) break;
+    if (d === path60.dirname(d)) break;
   }
   for (const d of chain) {
     const st = await stat12(d).catch(() => void 0);
@@ -83563,7 +83758,7 @@ function doctorCommand() {
       windowS: flags.window,
       sharedBuffersBytes: flags.sharedBuffers
     });
-    const report = path60.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
+    const report = path61.resolve(flags.root) === "/" ? await withRunnerFacts(machine, flags) : machine;
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}
 ` : renderPreflight(report));
     if (flags.strict && report.verdict === "not fit for benchmarking") process.exitCode = 1;
@@ -83578,7 +83773,7 @@ async function withRunnerFacts(machine, flags) {
       uid: process.getuid?.(),
       userName: os14.userInfo().username,
       cacheDir: resolveCacheDir(flags.cacheDir),
-      tmpDir: path60.resolve(flags.tmpDir ?? os14.tmpdir()),
+      tmpDir: path61.resolve(flags.tmpDir ?? os14.tmpdir()),
       ...flags.runAs !== void 0 ? { runAs: flags.runAs } : {}
     })
   ];
@@ -83603,7 +83798,7 @@ function bytes(value2) {
 init_read_results();
 init_errors();
 import { readdir as readdir13, stat as stat13 } from "node:fs/promises";
-import path61 from "node:path";
+import path62 from "node:path";
 async function loadRuns(inputs) {
   if (inputs.length === 0) throw new UserError("--results needs at least one results file or directory");
   const files = [];
@@ -83613,7 +83808,7 @@ async function loadRuns(inputs) {
       `no results found in ${inputs.join(", ")}; expected results.json files (from pgperf run) or a directory store`
     );
   }
-  const unique2 = [...new Set(files.map((f) => path61.resolve(f)))].sort();
+  const unique2 = [...new Set(files.map((f) => path62.resolve(f)))].sort();
   return Promise.all(unique2.map(async (f) => withCurrentDefinitions(await readResults(f))));
 }
 async function resultFiles(input2) {
@@ -83624,12 +83819,12 @@ async function resultFiles(input2) {
     throw new UserError(`--results ${input2}: ${errorMessage(e)}`);
   }
   if (!info.isDirectory()) return [input2];
-  const runsDir = path61.join(input2, "runs");
+  const runsDir = path62.join(input2, "runs");
   if (await isDirectory(runsDir)) {
-    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path61.join(runsDir, n));
+    return (await readdir13(runsDir)).filter((n) => n.endsWith(".json") && !n.startsWith(".")).map((n) => path62.join(runsDir, n));
   }
   const entries = await readdir13(input2, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path61.join(e.parentPath, e.name));
+  return entries.filter((e) => e.isFile() && e.name === "results.json").map((e) => path62.join(e.parentPath, e.name));
 }
 async function isDirectory(p) {
   try {
@@ -84548,13 +84743,13 @@ async function loadChartAssets() {
 }
 
 // src/flows/history/write-site.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
-import path62 from "node:path";
+import { mkdir as mkdir11 } from "node:fs/promises";
+import path63 from "node:path";
 async function writeSite(dir, files) {
-  await mkdir10(dir, { recursive: true });
+  await mkdir11(dir, { recursive: true });
   const written = [];
   for (const f of files) {
-    const target = path62.join(dir, f.file);
+    const target = path63.join(dir, f.file);
     await writeAtomically(target, f.html);
     written.push(target);
   }
@@ -84642,8 +84837,8 @@ var Context = class {
       if (existsSync2(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
-        const path66 = process.env.GITHUB_EVENT_PATH;
-        process.stdout.write(`GITHUB_EVENT_PATH ${path66} does not exist${EOL}`);
+        const path67 = process.env.GITHUB_EVENT_PATH;
+        process.stdout.write(`GITHUB_EVENT_PATH ${path67} does not exist${EOL}`);
       }
     }
     this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -88756,7 +88951,7 @@ var triggers_notification_paths_default = [
 ];
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path66) => path66.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path67) => path67.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -89743,8 +89938,8 @@ function raiseNote(entry) {
 }
 
 // src/flows/nightly/nightly-job.ts
-import { mkdir as mkdir11, writeFile as writeFile14 } from "node:fs/promises";
-import path65 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile14 } from "node:fs/promises";
+import path66 from "node:path";
 
 // src/core/history/regression-groups.ts
 function rangeOf(cp2) {
@@ -90092,7 +90287,7 @@ async function trySyncTriageDigest(api, now, options = {}) {
 }
 
 // src/flows/nightly/nightly-site.ts
-import path63 from "node:path";
+import path64 from "node:path";
 import { writeFile as writeFile13 } from "node:fs/promises";
 async function analyseStore(store, options) {
   return analyseHistory(await loadStoredRuns(store), options);
@@ -90102,7 +90297,7 @@ async function writeHistorySite(dir, analysis, options) {
     dir,
     renderHistorySite(historySiteData(analysis, options), await loadChartAssets())
   );
-  await writeFile13(path63.join(dir, ".nojekyll"), "");
+  await writeFile13(path64.join(dir, ".nojekyll"), "");
   return files;
 }
 
@@ -90205,7 +90400,7 @@ function vanishedCells(series) {
 init_errors();
 
 // src/flows/nightly/backfill.ts
-import path64 from "node:path";
+import path65 from "node:path";
 init_errors();
 function checkBackfill(count3, head, names) {
   if (count3 === void 0) return;
@@ -90237,7 +90432,7 @@ async function runBackfill(request2, deps) {
   const now = deps.now ?? Date.now;
   const env = deps.env ?? process.env;
   const line = deps.line ?? (() => {
-    const layout = cacheLayout(path64.resolve(request2.build.cacheDir));
+    const layout = cacheLayout(path65.resolve(request2.build.cacheDir));
     return new SourceMirror(request2.build.repo, layout.git, layout.locks, {
       runner: deps.runner,
       logger,
@@ -90675,7 +90870,7 @@ async function concludeNight(outcome, options) {
   const decision = nightlyDecision(outcome, failOn);
   const markdown = nightlyReport(outcome, decision, report);
   if (reportFile) {
-    await mkdir11(path65.dirname(reportFile), { recursive: true });
+    await mkdir12(path66.dirname(reportFile), { recursive: true });
     await writeFile14(reportFile, markdown);
   }
   return { report: markdown, decision };
@@ -91833,7 +92028,7 @@ function compareSamples(base, head, options = {}) {
 
 // src/flows/compare/value-files.ts
 init_errors();
-import { readFile as readFile19 } from "node:fs/promises";
+import { readFile as readFile20 } from "node:fs/promises";
 function compareValueFiles(baseFile, headFile, options) {
   return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
     ([base, head]) => compareSamples(base, head, options)
@@ -91842,7 +92037,7 @@ function compareValueFiles(baseFile, headFile, options) {
 async function readValues(file2, side) {
   let text2;
   try {
-    text2 = await readFile19(file2, "utf8");
+    text2 = await readFile20(file2, "utf8");
   } catch (e) {
     const code = e.code;
     throw new UserError(`${side} file ${file2}: cannot read it (${code ?? errorMessage(e)})`);

@@ -1087,14 +1087,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path74 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path75 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path74 && path74[0] !== "/") {
-          path74 = `/${path74}`;
+        if (path75 && path75[0] !== "/") {
+          path75 = `/${path75}`;
         }
-        return new URL(`${origin}${path74}`);
+        return new URL(`${origin}${path75}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1375,9 +1375,9 @@ var require_util = __commonJS({
     function isValidHeaderValue(characters) {
       return !headerCharRegex.test(characters);
     }
-    function parseRangeHeader(range) {
-      if (range == null || range === "") return { start: 0, end: null, size: null };
-      const m = range ? range.match(/^bytes (\d+)-(\d+)\/(\d+)?$/) : null;
+    function parseRangeHeader(range2) {
+      if (range2 == null || range2 === "") return { start: 0, end: null, size: null };
+      const m = range2 ? range2.match(/^bytes (\d+)-(\d+)\/(\d+)?$/) : null;
       return m ? {
         start: parseInt(m[1]),
         end: m[2] ? parseInt(m[2]) : null,
@@ -1545,39 +1545,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path74, origin }
+          request: { method, path: path75, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path74);
+        debuglog("sending request to %s %s/%s", method, origin, path75);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path74, origin },
+          request: { method, path: path75, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path74,
+          path75,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path74, origin }
+          request: { method, path: path75, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path74);
+        debuglog("trailers received from %s %s/%s", method, origin, path75);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path74, origin },
+          request: { method, path: path75, origin },
           error: error63
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path74,
+          path75,
           error63.message
         );
       });
@@ -1626,9 +1626,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path74, origin }
+            request: { method, path: path75, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path74);
+          debuglog("sending request to %s %s/%s", method, origin, path75);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1691,7 +1691,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request = class {
       constructor(origin, {
-        path: path74,
+        path: path75,
         method,
         body,
         headers,
@@ -1706,11 +1706,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path74 !== "string") {
+        if (typeof path75 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path74[0] !== "/" && !(path74.startsWith("http://") || path74.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path75[0] !== "/" && !(path75.startsWith("http://") || path75.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path74)) {
+        } else if (invalidPathRegex.test(path75)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1776,7 +1776,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path74, query) : path74;
+        this.path = query ? buildURL(path75, query) : path75;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6469,7 +6469,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path74, host, upgrade, blocking, reset } = request2;
+      const { method, path: path75, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
@@ -6550,7 +6550,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path74} HTTP/1.1\r
+      let header = `${method} ${path75} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7079,7 +7079,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path74, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path75, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7176,7 +7176,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path74;
+      headers[HTTP2_HEADER_PATH] = path75;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body && typeof body.read === "function") {
@@ -7529,9 +7529,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path74 = search ? `${pathname}${search}` : pathname;
+        const path75 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path74;
+        this.opts.path = path75;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8770,10 +8770,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path74 = "/",
+          path: path75 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path74;
+        opts.path = origin + path75;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -9086,16 +9086,16 @@ var require_retry_handler = __commonJS({
       const current = Date.now();
       return new Date(retryAfter).getTime() - current;
     }
-    function validatePartialResponseContentLength(headers, range, statusCode, retryCount) {
+    function validatePartialResponseContentLength(headers, range2, statusCode, retryCount) {
       const contentLength = headers["content-length"];
       if (contentLength == null) {
         return null;
       }
-      if (!Number.isFinite(range.start) || !Number.isFinite(range.end)) {
+      if (!Number.isFinite(range2.start) || !Number.isFinite(range2.end)) {
         return null;
       }
       const length = Number(contentLength);
-      const expectedLength = range.end - range.start + 1;
+      const expectedLength = range2.end - range2.start + 1;
       if (!Number.isFinite(length) || length !== expectedLength) {
         return new RequestRetryError("Content-Length mismatch", statusCode, {
           headers,
@@ -9310,8 +9310,8 @@ var require_retry_handler = __commonJS({
         }
         if (this.end == null) {
           if (statusCode === 206) {
-            const range = parseRangeHeader(headers["content-range"]);
-            if (range == null) {
+            const range2 = parseRangeHeader(headers["content-range"]);
+            if (range2 == null) {
               this.headersSent = true;
               return this.handler.onHeaders(
                 statusCode,
@@ -9320,12 +9320,12 @@ var require_retry_handler = __commonJS({
                 statusMessage
               );
             }
-            const contentLengthError = validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
+            const contentLengthError = validatePartialResponseContentLength(headers, range2, statusCode, this.retryCount);
             if (contentLengthError != null) {
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size: size2, end = size2 - 1 } = range;
+            const { start, size: size2, end = size2 - 1 } = range2;
             assert2(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -10745,20 +10745,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl2(path74) {
-      if (typeof path74 !== "string") {
-        return path74;
+    function safeUrl2(path75) {
+      if (typeof path75 !== "string") {
+        return path75;
       }
-      const pathSegments = path74.split("?");
+      const pathSegments = path75.split("?");
       if (pathSegments.length !== 2) {
-        return path74;
+        return path75;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path74, method, body, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path74);
+    function matchKey(mockDispatch2, { path: path75, method, body, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path75);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10780,7 +10780,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl2(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path74 }) => matchValue(safeUrl2(path74), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path75 }) => matchValue(safeUrl2(path75), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10818,9 +10818,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey2(opts) {
-      const { path: path74, method, body, headers, query } = opts;
+      const { path: path75, method, body, headers, query } = opts;
       return {
-        path: path74,
+        path: path75,
         method,
         body,
         headers,
@@ -11283,10 +11283,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path74, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path75, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path74,
+            Path: path75,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16165,9 +16165,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path74) {
-      for (let i = 0; i < path74.length; ++i) {
-        const code = path74.charCodeAt(i);
+    function validateCookiePath(path75) {
+      for (let i = 0; i < path75.length; ++i) {
+        const code = path75.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -17058,8 +17058,8 @@ var require_util7 = __commonJS({
           return false;
         }
       }
-      const num6 = Number.parseInt(value2, 10);
-      return num6 >= 8 && num6 <= 15;
+      const num7 = Number.parseInt(value2, 10);
+      return num7 >= 8 && num7 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -19087,11 +19087,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path74 = opts.path;
+          let path75 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path74 = `/${path74}`;
+            path75 = `/${path75}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path74);
+          url2 = new URL(util.parseOrigin(url2).origin + path75);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -19701,11 +19701,11 @@ var init_memory = __esm({
 
 // src/core/results/metrics.ts
 function metricValueProblem(metric, value2, status) {
-  const range = PLAUSIBLE[metric];
-  const excluded = range.minExcluded && status === "ok";
-  const tooLow = excluded ? !(value2 > range.min) : !(value2 >= range.min);
-  if (!Number.isFinite(value2) || tooLow || value2 > range.max) {
-    return `expected ${range.why}${status === "failed" && range.minExcluded ? " (or 0, in a failed run)" : ""}`;
+  const range2 = PLAUSIBLE[metric];
+  const excluded = range2.minExcluded && status === "ok";
+  const tooLow = excluded ? !(value2 > range2.min) : !(value2 >= range2.min);
+  if (!Number.isFinite(value2) || tooLow || value2 > range2.max) {
+    return `expected ${range2.why}${status === "failed" && range2.minExcluded ? " (or 0, in a failed run)" : ""}`;
   }
   return void 0;
 }
@@ -20049,10 +20049,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path74) {
-  if (!path74)
+function getElementAtPath(obj, path75) {
+  if (!path75)
     return obj;
-  return path74.reduce((acc, key) => acc?.[key], obj);
+  return path75.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -20311,11 +20311,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path74, issues) {
+function prefixIssues(path75, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path74);
+    iss.path.unshift(path75);
     return iss;
   });
 }
@@ -20848,16 +20848,16 @@ function flattenError(error63, mapper = (issue3) => issue3.message) {
 }
 function formatError(error63, mapper = (issue3) => issue3.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error64, path74 = []) => {
+  const processError = (error64, path75 = []) => {
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path74, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path75, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path75, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path75, ...issue3.path]);
       } else {
-        const fullpath = [...path74, ...issue3.path];
+        const fullpath = [...path75, ...issue3.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue3));
         } else {
@@ -20896,17 +20896,17 @@ function formatError(error63, mapper = (issue3) => issue3.message) {
 }
 function treeifyError(error63, mapper = (issue3) => issue3.message) {
   const result = { errors: [] };
-  const processError = (error64, path74 = []) => {
+  const processError = (error64, path75 = []) => {
     var _a3;
     for (const issue3 of error64.issues) {
       if (issue3.code === "invalid_union" && issue3.errors.length) {
-        issue3.errors.map((issues) => processError({ issues }, [...path74, ...issue3.path]));
+        issue3.errors.map((issues) => processError({ issues }, [...path75, ...issue3.path]));
       } else if (issue3.code === "invalid_key") {
-        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path75, ...issue3.path]);
       } else if (issue3.code === "invalid_element") {
-        processError({ issues: issue3.issues }, [...path74, ...issue3.path]);
+        processError({ issues: issue3.issues }, [...path75, ...issue3.path]);
       } else {
-        const fullpath = [...path74, ...issue3.path];
+        const fullpath = [...path75, ...issue3.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue3));
           continue;
@@ -20945,8 +20945,8 @@ function treeifyError(error63, mapper = (issue3) => issue3.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path74 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path74) {
+  const path75 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path75) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -38978,13 +38978,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path74 = ref.slice(1).split("/").filter(Boolean);
-  if (path74.length === 0) {
+  const path75 = ref.slice(1).split("/").filter(Boolean);
+  if (path75.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path74[0] === defsKey) {
-    const key = path74[1] === void 0 ? void 0 : decodeJSONPointerSegment(path74[1]);
+  if (path75[0] === defsKey) {
+    const key = path75[1] === void 0 ? void 0 : decodeJSONPointerSegment(path75[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -40622,8 +40622,8 @@ var require_postgres_date = __commonJS({
     function bcYearToNegativeYear(year) {
       return -(year - 1);
     }
-    function is0To99(num6) {
-      return num6 >= 0 && num6 < 100;
+    function is0To99(num7) {
+      return num7 >= 0 && num7 < 100;
     }
   }
 });
@@ -42799,18 +42799,18 @@ var require_buffer_writer = __commonJS({
           oldBuffer.copy(this.buffer, 0, 0, this.offset);
         }
       }
-      addInt32(num6) {
+      addInt32(num7) {
         this.ensure(4);
-        this.buffer[this.offset++] = num6 >>> 24 & 255;
-        this.buffer[this.offset++] = num6 >>> 16 & 255;
-        this.buffer[this.offset++] = num6 >>> 8 & 255;
-        this.buffer[this.offset++] = num6 >>> 0 & 255;
+        this.buffer[this.offset++] = num7 >>> 24 & 255;
+        this.buffer[this.offset++] = num7 >>> 16 & 255;
+        this.buffer[this.offset++] = num7 >>> 8 & 255;
+        this.buffer[this.offset++] = num7 >>> 0 & 255;
         return this;
       }
-      addInt16(num6) {
+      addInt16(num7) {
         this.ensure(2);
-        this.buffer[this.offset++] = num6 >>> 8 & 255;
-        this.buffer[this.offset++] = num6 >>> 0 & 255;
+        this.buffer[this.offset++] = num7 >>> 8 & 255;
+        this.buffer[this.offset++] = num7 >>> 0 & 255;
         return this;
       }
       addCString(string4) {
@@ -43876,7 +43876,7 @@ var require_split2 = __commonJS({
 var require_helper = __commonJS({
   "node_modules/pgpass/lib/helper.js"(exports, module) {
     "use strict";
-    var path74 = __require("path");
+    var path75 = __require("path");
     var Stream = __require("stream").Stream;
     var split = require_split2();
     var util = __require("util");
@@ -43915,7 +43915,7 @@ var require_helper = __commonJS({
     };
     module.exports.getFileName = function(rawEnv) {
       var env = rawEnv || process.env;
-      var file2 = env.PGPASSFILE || (isWin ? path74.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path74.join(env.HOME || "./", ".pgpass"));
+      var file2 = env.PGPASSFILE || (isWin ? path75.join(env.APPDATA || "./", "postgresql", "pgpass.conf") : path75.join(env.HOME || "./", ".pgpass"));
       return file2;
     };
     module.exports.usePgPass = function(stats, fname) {
@@ -44047,13 +44047,13 @@ var require_helper = __commonJS({
 var require_lib = __commonJS({
   "node_modules/pgpass/lib/index.js"(exports, module) {
     "use strict";
-    var path74 = __require("path");
+    var path75 = __require("path");
     var fs3 = __require("fs");
     var helper = require_helper();
     module.exports = function(connInfo, cb) {
       var file2 = helper.getFileName();
-      fs3.stat(file2, function(err, stat13) {
-        if (err || !helper.usePgPass(stat13, file2)) {
+      fs3.stat(file2, function(err, stat14) {
+        if (err || !helper.usePgPass(stat14, file2)) {
           return cb(void 0);
         }
         var st = fs3.createReadStream(file2);
@@ -45914,12 +45914,12 @@ function describeIssues(error63, doc, limit = 3) {
   const more = error63.issues.length > limit ? ` (and ${error63.issues.length - limit} more)` : "";
   return lines.join("; ") + more;
 }
-function formatPath(path74) {
-  return path74.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
+function formatPath(path75) {
+  return path75.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
 }
-function valueAt(doc, path74) {
+function valueAt(doc, path75) {
   let v = doc;
-  for (const key of path74) {
+  for (const key of path75) {
     if (typeof v !== "object" || v === null) return void 0;
     v = v[key];
   }
@@ -46394,15 +46394,15 @@ var init_check_results = __esm({
 });
 
 // src/store/read-results.ts
-async function readResults(path74, options = {}) {
+async function readResults(path75, options = {}) {
   let text2;
   try {
-    text2 = await readRegularFile(path74);
+    text2 = await readRegularFile(path75);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    throw new UserError(`results file ${path74}: ${e.reason}`);
+    throw new UserError(`results file ${path75}: ${e.reason}`);
   }
-  return parseResults(text2, path74, options);
+  return parseResults(text2, path75, options);
 }
 function parseResults(text2, source, options = {}) {
   let doc;
@@ -47315,17 +47315,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node3, visitor, path74) {
-      const ctrl = callVisitor(key, node3, visitor, path74);
+    function visit_(key, node3, visitor, path75) {
+      const ctrl = callVisitor(key, node3, visitor, path75);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path74, ctrl);
-        return visit_(key, ctrl, visitor, path74);
+        replaceNode(key, path75, ctrl);
+        return visit_(key, ctrl, visitor, path75);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path74 = Object.freeze(path74.concat(node3));
+          path75 = Object.freeze(path75.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = visit_(i, node3.items[i], visitor, path74);
+            const ci = visit_(i, node3.items[i], visitor, path75);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47336,13 +47336,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path74 = Object.freeze(path74.concat(node3));
-          const ck = visit_("key", node3.key, visitor, path74);
+          path75 = Object.freeze(path75.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path75);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = visit_("value", node3.value, visitor, path74);
+          const cv2 = visit_("value", node3.value, visitor, path75);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47363,17 +47363,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node3, visitor, path74) {
-      const ctrl = await callVisitor(key, node3, visitor, path74);
+    async function visitAsync_(key, node3, visitor, path75) {
+      const ctrl = await callVisitor(key, node3, visitor, path75);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path74, ctrl);
-        return visitAsync_(key, ctrl, visitor, path74);
+        replaceNode(key, path75, ctrl);
+        return visitAsync_(key, ctrl, visitor, path75);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node3)) {
-          path74 = Object.freeze(path74.concat(node3));
+          path75 = Object.freeze(path75.concat(node3));
           for (let i = 0; i < node3.items.length; ++i) {
-            const ci = await visitAsync_(i, node3.items[i], visitor, path74);
+            const ci = await visitAsync_(i, node3.items[i], visitor, path75);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -47384,13 +47384,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node3)) {
-          path74 = Object.freeze(path74.concat(node3));
-          const ck = await visitAsync_("key", node3.key, visitor, path74);
+          path75 = Object.freeze(path75.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path75);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node3.key = null;
-          const cv2 = await visitAsync_("value", node3.value, visitor, path74);
+          const cv2 = await visitAsync_("value", node3.value, visitor, path75);
           if (cv2 === BREAK)
             return BREAK;
           else if (cv2 === REMOVE)
@@ -47417,23 +47417,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node3, visitor, path74) {
+    function callVisitor(key, node3, visitor, path75) {
       if (typeof visitor === "function")
-        return visitor(key, node3, path74);
+        return visitor(key, node3, path75);
       if (identity.isMap(node3))
-        return visitor.Map?.(key, node3, path74);
+        return visitor.Map?.(key, node3, path75);
       if (identity.isSeq(node3))
-        return visitor.Seq?.(key, node3, path74);
+        return visitor.Seq?.(key, node3, path75);
       if (identity.isPair(node3))
-        return visitor.Pair?.(key, node3, path74);
+        return visitor.Pair?.(key, node3, path75);
       if (identity.isScalar(node3))
-        return visitor.Scalar?.(key, node3, path74);
+        return visitor.Scalar?.(key, node3, path75);
       if (identity.isAlias(node3))
-        return visitor.Alias?.(key, node3, path74);
+        return visitor.Alias?.(key, node3, path75);
       return void 0;
     }
-    function replaceNode(key, path74, node3) {
-      const parent = path74[path74.length - 1];
+    function replaceNode(key, path75, node3) {
+      const parent = path75[path75.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node3;
       } else if (identity.isPair(parent)) {
@@ -48045,10 +48045,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path74, value2) {
+    function collectionFromPath(schema, path75, value2) {
       let v = value2;
-      for (let i = path74.length - 1; i >= 0; --i) {
-        const k = path74[i];
+      for (let i = path75.length - 1; i >= 0; --i) {
+        const k = path75[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -48067,7 +48067,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path74) => path74 == null || typeof path74 === "object" && !!path74[Symbol.iterator]().next().done;
+    var isEmptyPath = (path75) => path75 == null || typeof path75 === "object" && !!path75[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -48097,11 +48097,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path74, value2) {
-        if (isEmptyPath(path74))
+      addIn(path75, value2) {
+        if (isEmptyPath(path75))
           this.add(value2);
         else {
-          const [key, ...rest] = path74;
+          const [key, ...rest] = path75;
           const node3 = this.get(key, true);
           if (identity.isCollection(node3))
             node3.addIn(rest, value2);
@@ -48115,8 +48115,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path74) {
-        const [key, ...rest] = path74;
+      deleteIn(path75) {
+        const [key, ...rest] = path75;
         if (rest.length === 0)
           return this.delete(key);
         const node3 = this.get(key, true);
@@ -48130,8 +48130,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path74, keepScalar) {
-        const [key, ...rest] = path74;
+      getIn(path75, keepScalar) {
+        const [key, ...rest] = path75;
         const node3 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node3) ? node3.value : node3;
@@ -48149,8 +48149,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path74) {
-        const [key, ...rest] = path74;
+      hasIn(path75) {
+        const [key, ...rest] = path75;
         if (rest.length === 0)
           return this.has(key);
         const node3 = this.get(key, true);
@@ -48160,8 +48160,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path74, value2) {
-        const [key, ...rest] = path74;
+      setIn(path75, value2) {
+        const [key, ...rest] = path75;
         if (rest.length === 0) {
           this.set(key, value2);
         } else {
@@ -49583,9 +49583,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
       if (typeof value2 === "bigint")
         return String(value2);
-      const num6 = typeof value2 === "number" ? value2 : Number(value2);
-      if (!isFinite(num6))
-        return isNaN(num6) ? ".nan" : num6 < 0 ? "-.inf" : ".inf";
+      const num7 = typeof value2 === "number" ? value2 : Number(value2);
+      if (!isFinite(num7))
+        return isNaN(num7) ? ".nan" : num7 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -49625,8 +49625,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node3) {
-        const num6 = Number(node3.value);
-        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num7 = Number(node3.value);
+        return isFinite(num7) ? num7.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -50065,8 +50065,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node3) {
-        const num6 = Number(node3.value);
-        return isFinite(num6) ? num6.toExponential() : stringifyNumber.stringifyNumber(node3);
+        const num7 = Number(node3.value);
+        return isFinite(num7) ? num7.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -50268,23 +50268,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num6 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num6(60) + num6(p), num6(0));
-      return sign === "-" ? num6(-1) * res : res;
+      const num7 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num7(60) + num7(p), num7(0));
+      return sign === "-" ? num7(-1) * res : res;
     }
     function stringifySexagesimal(node3) {
       let { value: value2 } = node3;
-      let num6 = (n) => n;
+      let num7 = (n) => n;
       if (typeof value2 === "bigint")
-        num6 = (n) => BigInt(n);
+        num7 = (n) => BigInt(n);
       else if (isNaN(value2) || !isFinite(value2))
         return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value2 < 0) {
         sign = "-";
-        value2 *= num6(-1);
+        value2 *= num7(-1);
       }
-      const _60 = num6(60);
+      const _60 = num7(60);
       const parts = [value2 % _60];
       if (value2 < 60) {
         parts.unshift(0);
@@ -50676,9 +50676,9 @@ var require_Document = __commonJS({
           this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path74, value2) {
+      addIn(path75, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path74, value2);
+          this.contents.addIn(path75, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -50753,14 +50753,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path74) {
-        if (Collection2.isEmptyPath(path74)) {
+      deleteIn(path75) {
+        if (Collection2.isEmptyPath(path75)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path74) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path75) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -50775,10 +50775,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path74, keepScalar) {
-        if (Collection2.isEmptyPath(path74))
+      getIn(path75, keepScalar) {
+        if (Collection2.isEmptyPath(path75))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path74, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path75, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -50789,10 +50789,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path74) {
-        if (Collection2.isEmptyPath(path74))
+      hasIn(path75) {
+        if (Collection2.isEmptyPath(path75))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path74) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path75) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -50809,13 +50809,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path74, value2) {
-        if (Collection2.isEmptyPath(path74)) {
+      setIn(path75, value2) {
+        if (Collection2.isEmptyPath(path75)) {
           this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path74), value2);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path75), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path74, value2);
+          this.contents.setIn(path75, value2);
         }
       }
       /**
@@ -52056,7 +52056,7 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value: value2, type, comment, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
@@ -52076,7 +52076,7 @@ var require_compose_scalar = __commonJS({
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
         scalar = new Scalar.Scalar(value2);
       }
-      scalar.range = range;
+      scalar.range = range2;
       scalar.source = value2;
       if (type)
         scalar.type = type;
@@ -52776,9 +52776,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path74) => {
+    visit3.itemAtPath = (cst, path75) => {
       let item = cst;
-      for (const [field, index] of path74) {
+      for (const [field, index] of path75) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -52787,23 +52787,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path74) => {
-      const parent = visit3.itemAtPath(cst, path74.slice(0, -1));
-      const field = path74[path74.length - 1][0];
+    visit3.parentCollection = (cst, path75) => {
+      const parent = visit3.itemAtPath(cst, path75.slice(0, -1));
+      const field = path75[path75.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path74, item, visitor) {
-      let ctrl = visitor(item, path74);
+    function _visit(path75, item, visitor) {
+      let ctrl = visitor(item, path75);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path74.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path75.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -52814,10 +52814,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path74);
+            ctrl = ctrl(item, path75);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path74) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path75) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -54585,8 +54585,8 @@ var init_context = __esm({
           if (existsSync3(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
-            const path74 = process.env.GITHUB_EVENT_PATH;
-            process.stdout.write(`GITHUB_EVENT_PATH ${path74} does not exist${EOL5}`);
+            const path75 = process.env.GITHUB_EVENT_PATH;
+            process.stdout.write(`GITHUB_EVENT_PATH ${path75} does not exist${EOL5}`);
           }
         }
         this.eventName = process.env.GITHUB_EVENT_NAME;
@@ -61038,7 +61038,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path74) => path74.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path75) => path75.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -61502,7 +61502,7 @@ var init_octokit_api = __esm({
 
 // src/action.ts
 import os15 from "node:os";
-import path73 from "node:path";
+import path74 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -62722,32 +62722,32 @@ function normalCdf(z3) {
   const y = Math.abs(z3);
   if (y <= SMALL_LIMIT) {
     const zsq = y > Number.EPSILON / 2 ? z3 * z3 : 0;
-    let num6 = A2[4] * zsq;
+    let num7 = A2[4] * zsq;
     let den = zsq;
     for (let i = 0; i < 3; i++) {
-      num6 = (num6 + A2[i]) * zsq;
+      num7 = (num7 + A2[i]) * zsq;
       den = (den + B2[i]) * zsq;
     }
-    return 0.5 + z3 * (num6 + A2[3]) / (den + B2[3]);
+    return 0.5 + z3 * (num7 + A2[3]) / (den + B2[3]);
   }
   let tail2;
   if (y <= MEDIUM_LIMIT) {
-    let num6 = C2[8] * y;
+    let num7 = C2[8] * y;
     let den = y;
     for (let i = 0; i < 7; i++) {
-      num6 = (num6 + C2[i]) * y;
+      num7 = (num7 + C2[i]) * y;
       den = (den + D2[i]) * y;
     }
-    tail2 = gaussianFactor(y) * ((num6 + C2[7]) / (den + D2[7]));
+    tail2 = gaussianFactor(y) * ((num7 + C2[7]) / (den + D2[7]));
   } else if (y < UNDERFLOW_LIMIT) {
     const xsq = 1 / (y * y);
-    let num6 = P[5] * xsq;
+    let num7 = P[5] * xsq;
     let den = xsq;
     for (let i = 0; i < 4; i++) {
-      num6 = (num6 + P[i]) * xsq;
+      num7 = (num7 + P[i]) * xsq;
       den = (den + Q[i]) * xsq;
     }
-    const r = xsq * (num6 + P[4]) / (den + Q[4]);
+    const r = xsq * (num7 + P[4]) / (den + Q[4]);
     tail2 = gaussianFactor(y) * ((INV_SQRT_2PI - r) / y);
   } else {
     tail2 = 0;
@@ -64298,10 +64298,10 @@ function thresholdProblem(value2) {
 function parseFailOn(value2) {
   return FAIL_ON.includes(value2) ? value2 : void 0;
 }
-function rangeProblem(value2, range, example) {
+function rangeProblem(value2, range2, example) {
   const n = Number(value2);
-  if (value2.trim() !== "" && n > range.above && n < range.below) return void 0;
-  return `must be a number between ${range.above} and ${range.below} (exclusive, e.g. ${example}), got '${value2}'`;
+  if (value2.trim() !== "" && n > range2.above && n < range2.below) return void 0;
+  return `must be a number between ${range2.above} and ${range2.below} (exclusive, e.g. ${example}), got '${value2}'`;
 }
 function gatePolicyOf(workloads, failOn = DEFAULT_FAIL_ON) {
   const own2 = {};
@@ -70674,10 +70674,10 @@ function isClientBackendTitle(cmdline, target) {
   return cmdline.includes(` ${target.user} ${target.database} `);
 }
 async function serverProcesses(proc, backendPid, target) {
-  const stat13 = await readStat(proc, backendPid);
+  const stat14 = await readStat(proc, backendPid);
   const title = await readCmdline(proc, backendPid);
-  if (!stat13 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
-  return { postmaster: stat13.ppid, own: backendPid };
+  if (!stat14 || title === void 0 || !isClientBackendTitle(title, target)) return void 0;
+  return { postmaster: stat14.ppid, own: backendPid };
 }
 async function childPids(proc, postmaster) {
   try {
@@ -70698,8 +70698,8 @@ async function settle2(proc, server, target, timeoutMs) {
     const others = [];
     for (const pid of await childPids(proc, server.postmaster)) {
       if (pid === server.own) continue;
-      const stat13 = await readStat(proc, pid);
-      if (!stat13 || stat13.state === "Z" || stat13.state === "X") continue;
+      const stat14 = await readStat(proc, pid);
+      if (!stat14 || stat14.state === "Z" || stat14.state === "X") continue;
       const title = await readCmdline(proc, pid);
       if (title !== void 0 && isClientBackendTitle(title, target)) others.push(pid);
     }
@@ -71117,8 +71117,8 @@ function shellWord(word) {
 import { readFile as readFile5 } from "node:fs/promises";
 async function processState(pid) {
   try {
-    const stat13 = await readFile5(`/proc/${pid}/stat`, "utf8");
-    return stat13.slice(stat13.lastIndexOf(")") + 2).split(" ")[0];
+    const stat14 = await readFile5(`/proc/${pid}/stat`, "utf8");
+    return stat14.slice(stat14.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return void 0;
   }
@@ -72170,19 +72170,19 @@ function parseProcStat(text2) {
   return { total: total2, idle: at(3) + at(4), steal: at(7) };
 }
 function parsePidStat(text2) {
-  const stat13 = parsePidStatLine(text2);
-  return stat13 && { pid: stat13.pid, comm: stat13.comm, cpu: stat13.utime + stat13.stime };
+  const stat14 = parsePidStatLine(text2);
+  return stat14 && { pid: stat14.pid, comm: stat14.comm, cpu: stat14.utime + stat14.stime };
 }
 async function takeLoadSnapshot(root) {
-  const stat13 = await readText(root, "proc/stat");
-  if (stat13 === void 0) return void 0;
+  const stat14 = await readText(root, "proc/stat");
+  if (stat14 === void 0) return void 0;
   const procs = [];
   for (const entry of await listDir(root, "proc", /^\d+$/)) {
     const text2 = await readText(root, `proc/${entry}/stat`);
     const parsed = text2 && parsePidStat(text2);
     if (parsed) procs.push(parsed);
   }
-  return { cpu: parseProcStat(stat13), procs };
+  return { cpu: parseProcStat(stat14), procs };
 }
 function loadWindow(before, after, logicalCpus, exclude = []) {
   const dTotal = after.cpu.total - before.cpu.total;
@@ -73770,8 +73770,9 @@ function perTransactionCosts(runs) {
   return out;
 }
 function diffProfiles(base, head) {
-  const b = perTransactionCosts(base);
-  const h = perTransactionCosts(head);
+  return diffCosts(perTransactionCosts(base), perTransactionCosts(head));
+}
+function diffCosts(b, h) {
   const rows = [];
   for (const key of /* @__PURE__ */ new Set([...b.keys(), ...h.keys()])) {
     const f = h.get(key) ?? b.get(key);
@@ -73796,6 +73797,46 @@ function profileText(rows, header) {
   }
   return `${lines.join("\n")}
 `;
+}
+
+// src/postgres/instructions/arm-profile.ts
+var HEADER = ["self_ir_per_tx", "function", "file"].join("	");
+function armProfileName(workload, label) {
+  return `${workload}.${label}.per-tx.tsv`;
+}
+function armProfileText(costs, header) {
+  const rows = [...costs.values()].sort((a, b) => b.ir - a.ir || a.fn.localeCompare(b.fn));
+  const lines = [
+    `# ${header}`,
+    "# self instructions per transaction: (long run \u2212 short run) / (long \u2212 short transactions)",
+    HEADER
+  ];
+  for (const f of rows) lines.push([f.ir.toFixed(1), f.fn, f.file].join("	"));
+  return `${lines.join("\n")}
+`;
+}
+function parseArmProfile(text2, what) {
+  const out = /* @__PURE__ */ new Map();
+  let header = false;
+  for (const [i, line] of text2.split("\n").entries()) {
+    if (line === "" || line.startsWith("#")) continue;
+    if (!header) {
+      if (line !== HEADER)
+        throw new Error(`${what}:${i + 1}: expected the header '${HEADER}', got '${line}'`);
+      header = true;
+      continue;
+    }
+    const [ir, fn, file2] = line.split("	");
+    const value2 = Number(ir);
+    if (fn === void 0 || file2 === void 0 || ir === "" || !Number.isFinite(value2)) {
+      throw new Error(
+        `${what}:${i + 1}: expected '<instructions per tx>\\t<function>\\t<file>', got '${line}'`
+      );
+    }
+    out.set(functionKey(file2, fn), { fn, file: file2, ir: value2 });
+  }
+  if (!header) throw new Error(`${what}: not a per-transaction profile (no '${HEADER}' line)`);
+  return out;
 }
 
 // src/run/counted/plan-phase.ts
@@ -73934,13 +73975,13 @@ async function readStatStatements(target) {
 }
 function parseStatStatements(json2) {
   const rows = JSON.parse(json2.trim() || "[]");
-  const num6 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
+  const num7 = (v) => typeof v === "number" && Number.isFinite(v) ? v : 0;
   return rows.filter((r) => r.toplevel !== false && typeof r.query === "string").map((r) => ({
     query: r.query,
-    calls: num6(r.calls),
-    totalTimeMs: num6(r.total_exec_time ?? r.total_time),
-    sharedBlksHit: num6(r.shared_blks_hit),
-    sharedBlksRead: num6(r.shared_blks_read)
+    calls: num7(r.calls),
+    totalTimeMs: num7(r.total_exec_time ?? r.total_time),
+    sharedBlksHit: num7(r.shared_blks_hit),
+    sharedBlksRead: num7(r.shared_blks_read)
   }));
 }
 
@@ -74292,7 +74333,7 @@ async function measureWorkload(w, settings2, req, deps, record2, options) {
         }
       }
       if (deps.counter.kind === "cachegrind") {
-        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options.profileDir));
+        record2.profiles.push(...await writeProfiles(w, settings2, servers, req.runDir, options));
         await recordChangedCode(w.name, servers, req.changedFunctions, record2, deps);
       } else {
         record2.notes.push(
@@ -74504,7 +74545,8 @@ async function executedFunctions(server, signal) {
   }
   return ran;
 }
-async function writeProfiles(w, settings2, servers, runDir, profileDir) {
+async function writeProfiles(w, settings2, servers, runDir, options) {
+  const { profileDir } = options;
   const dir = path20.join(runDir, profileDir);
   await mkdir4(dir, { recursive: true });
   const transactions = { short: settings2.short, long: settings2.long };
@@ -74521,6 +74563,15 @@ async function writeProfiles(w, settings2, servers, runDir, profileDir) {
     const files = median4(s).files;
     for (const [i, f] of files.entries()) {
       await copyFile4(f, path20.join(dir, `${w.name}.${s.arm.label}.long.${i + 1}.cachegrind`));
+    }
+    if (options.armProfiles) {
+      await writeFile6(
+        path20.join(dir, armProfileName(w.name, s.arm.label)),
+        armProfileText(
+          perTransactionCosts(armRuns(s)),
+          `${w.name} at ${COUNTED_CLIENTS} client: ${s.arm.label}`
+        )
+      );
     }
   }
   const [base, ...heads] = servers;
@@ -79212,24 +79263,24 @@ async function runBackfill(request2, deps) {
   const compare2 = deps.compareCode ?? await defaultCompare(request2, deps);
   const started = now();
   let parent;
-  for (const [i, commit3] of commits2.entries()) {
-    const say = (what) => logger.info(`backfill ${i + 1}/${total2}: ${short(commit3.sha)} (${commit3.subject}) \u2014 ${what}`);
+  for (const [i, commit4] of commits2.entries()) {
+    const say = (what) => logger.info(`backfill ${i + 1}/${total2}: ${short(commit4.sha)} (${commit4.subject}) \u2014 ${what}`);
     say(`building${i > 0 ? `; ${timeLeft(now() - started, i, total2)}` : ""}`);
     let arm2;
     try {
-      arm2 = await buildCommit(request2.build, commit3.sha, deps);
+      arm2 = await buildCommit(request2.build, commit4.sha, deps);
     } catch (e) {
       if (deps.signal?.aborted) throw e;
       say(`build failed, skipped: ${errorMessage(e)}`);
-      outcome.skipped.push({ sha: commit3.sha, why: `build failed: ${errorMessage(e)}` });
+      outcome.skipped.push({ sha: commit4.sha, why: `build failed: ${errorMessage(e)}` });
       parent = void 0;
       continue;
     }
-    const same = parent !== void 0 && parent.sha === commit3.parents[0] && await sameCode(compare2, parent.arm, arm2, logger);
-    parent = { sha: commit3.sha, arm: arm2 };
+    const same = parent !== void 0 && parent.sha === commit4.parents[0] && await sameCode(compare2, parent.arm, arm2, logger);
+    parent = { sha: commit4.sha, arm: arm2 };
     if (same) {
       say("same code as parent, skipped");
-      outcome.skipped.push({ sha: commit3.sha, why: "the same compiled code as its parent" });
+      outcome.skipped.push({ sha: commit4.sha, why: "the same compiled code as its parent" });
       continue;
     }
     say("measuring");
@@ -79237,28 +79288,28 @@ async function runBackfill(request2, deps) {
       ...request2.source,
       head: {
         ...request2.source.head?.ref ? { ref: request2.source.head.ref } : {},
-        sha: commit3.sha,
-        committedAt: commit3.committedAt,
+        sha: commit4.sha,
+        committedAt: commit4.committedAt,
         chosenBy: `nightly backfill ${i + 1}/${total2} before ${short(headSha)}`
       }
     };
     const run3 = await deps.measure(request2.runRequest(arm2, source));
     if (run3.result.status !== "complete") {
       logger.warn(
-        `backfill stopped at ${short(commit3.sha)}: its run is '${run3.result.status}'; the ${outcome.measured.length} commit(s) measured before it are stored`
+        `backfill stopped at ${short(commit4.sha)}: its run is '${run3.result.status}'; the ${outcome.measured.length} commit(s) measured before it are stored`
       );
       return { ...outcome, stopped: run3 };
     }
-    outcome.measured.push(commit3.sha);
+    outcome.measured.push(commit4.sha);
   }
   logger.info(
     `backfill done: ${outcome.measured.length} measured, ${outcome.skipped.length} skipped, in ${formatDuration((now() - started) / 1e3)}`
   );
   return outcome;
 }
-async function sameCode(compare2, parent, commit3, logger) {
+async function sameCode(compare2, parent, commit4, logger) {
   try {
-    const code = await compare2(parent, commit3);
+    const code = await compare2(parent, commit4);
     return code.identical && !code.unknown;
   } catch (e) {
     logger.warn(
@@ -79296,9 +79347,9 @@ async function buildCommit(build, sha, deps) {
 }
 async function defaultCompare(request2, deps) {
   const runAs = await resolveRunAs(request2.runAs, deps);
-  return (parent, commit3) => compareCompiledCode(
+  return (parent, commit4) => compareCompiledCode(
     { label: "parent", binDir: parent.binDir },
-    { label: "commit", binDir: commit3.binDir },
+    { label: "commit", binDir: commit4.binDir },
     { install: { runner: deps.runner, runAs }, tmpDir: request2.tmpDir }
   );
 }
@@ -79566,7 +79617,7 @@ function historyOptionsOf(changePoints) {
 async function runNightlyJob(options, deps) {
   const {
     head,
-    commit: commit3,
+    commit: commit4,
     repository,
     runUrl,
     repoUrl,
@@ -79580,9 +79631,9 @@ async function runNightlyJob(options, deps) {
     ...repository ? { repository } : {},
     ...runUrl ? { runUrl } : {},
     head: {
-      ...commit3.ref ? { ref: commit3.ref } : {},
-      ...commit3.sha ? { sha: commit3.sha } : {},
-      chosenBy: commit3.chosenBy
+      ...commit4.ref ? { ref: commit4.ref } : {},
+      ...commit4.sha ? { sha: commit4.sha } : {},
+      chosenBy: commit4.chosenBy
     }
   };
   const links = { ...repoUrl ? { repoUrl } : {}, ...runUrl ? { runUrl } : {} };
@@ -79667,12 +79718,12 @@ function checkBisectRounds(asked, names) {
     );
   }
 }
-function bisectRequestOf(range, analysis, measure) {
+function bisectRequestOf(range2, analysis, measure) {
   const { adaptive } = measure;
   const tries = measure.tries ?? DEFAULT_TRIES;
-  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? roundsOf(range.workload)) * 2 ** (tries - 1);
+  const lastTryRounds = (adaptive?.maxRounds ?? measure.rounds ?? roundsOf(range2.workload)) * 2 ** (tries - 1);
   const oversized = planSizeProblem({
-    workloads: [range.workload],
+    workloads: [range2.workload],
     arms: 2,
     rounds: lastTryRounds,
     ...measure.durationS !== void 0 ? { durationS: measure.durationS } : {},
@@ -79685,12 +79736,12 @@ function bisectRequestOf(range, analysis, measure) {
   }
   return {
     repo: measure.repo,
-    good: range.good,
-    bad: range.bad,
-    ...defined({ names: range.names }),
+    good: range2.good,
+    bad: range2.bad,
+    ...defined({ names: range2.names }),
     cacheDir: measure.cacheDir,
     extraOptions: measure.extraOptions,
-    workload: range.workload,
+    workload: range2.workload,
     ...defined({ rounds: measure.rounds, durationS: measure.durationS }),
     ...adaptive ? {
       adaptive: {
@@ -80116,8 +80167,8 @@ function optionalNumber(read, name, rule) {
   const high = rule.max === void 0 || (rule.exclusive ? n < rule.max : n <= rule.max);
   if (raw === "" || !Number.isFinite(n) || rule.integer && !Number.isInteger(n) || !low || !high) {
     const kind = rule.integer ? "a whole number" : "a number";
-    const range = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
-    throw new UserError(`input '${name}' must be ${kind}${range}, got '${raw}'`);
+    const range2 = rule.max !== void 0 ? ` between ${rule.min} and ${rule.max}${rule.exclusive ? " (exclusive)" : ""}` : rule.min !== void 0 ? ` >= ${rule.min}` : "";
+    throw new UserError(`input '${name}' must be ${kind}${range2}, got '${raw}'`);
   }
   if (rule.bound && (n < rule.bound.min || n > rule.bound.max)) {
     throw new UserError(`input '${name}' must be a whole number ${rangeText(rule.bound)}, got '${raw}'`);
@@ -81101,7 +81152,7 @@ async function buildArms(request2, deps) {
 }
 
 // src/adapters/action/run-action.ts
-import path72 from "node:path";
+import path73 from "node:path";
 
 // src/adapters/action/benchmark-mode.ts
 init_errors();
@@ -83063,9 +83114,9 @@ function thresholdText(c) {
   return counted.size === 0 ? main : `${main}, ${METRICS[INSTRUCTION_METRIC].label} ${[...counted].sort((a, b) => a - b).join("/")}%`;
 }
 function describeStoredBaseline(b) {
-  const commit3 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
+  const commit4 = b.commit ? `commit ${b.commit.slice(0, 10)}${b.ref ? ` (${b.ref})` : ""}` : b.ref ? `ref ${b.ref}` : "commit not recorded";
   const mismatch = b.fingerprintMismatch?.length ? `; fingerprint mismatch allowed (${b.fingerprintMismatch.join(", ")} differ)` : "";
-  return `baseline: stored run ${b.runId}, ${commit3}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
+  return `baseline: stored run ${b.runId}, ${commit4}, measured ${b.ageDays} day(s) ago (unpaired test); ${b.sentinel.reason}${mismatch}`;
 }
 
 // src/core/report/markdown/markdown-headline.ts
@@ -83586,6 +83637,7 @@ var COMMAND_GRAMMAR = [
   "`/pgperf run [workloads=a,b] [clients=1,64] [rounds=N]`: compare the PR head with its base",
   "`/pgperf rerun <workload>@<clients>`: measure one cell again",
   "`/pgperf accept <workload>[@<clients>] <reason>`: accept the regression of those cells for this head commit",
+  "`/pgperf attribute <from>..<to> [workloads=a,b]`: name the commits of the base repository's range that moved the instructions per transaction",
   "`/pgperf help`: this list"
 ];
 var MAX_REASON_LENGTH = 300;
@@ -83643,8 +83695,12 @@ function parseVerb(verb, args) {
       }
       return { kind: "accept", ...cell, reason };
     }
+    case "attribute":
+      return parseAttribute(args);
     default:
-      throw new CommandProblem(`unknown command '${clipWord(verb)}': expected run, rerun, accept or help`);
+      throw new CommandProblem(
+        `unknown command '${clipWord(verb)}': expected run, rerun, accept, attribute or help`
+      );
   }
 }
 function parseRun(args) {
@@ -83686,6 +83742,24 @@ function parseRun(args) {
     }
   }
   return { kind: "run", ...run3 };
+}
+function parseAttribute(args) {
+  const [range2, ...options] = args;
+  const ends = range2?.split("..");
+  if (!range2 || range2.includes("...") || ends.length !== 2 || ends.some((e) => e === "")) {
+    throw new CommandProblem(
+      `'attribute' needs a range <from>..<to> (e.g. REL_17_0..REL_18_0)${range2 ? `, got '${clipWord(range2)}'` : ""}`
+    );
+  }
+  for (const o of options) {
+    if (!o.startsWith("workloads=")) {
+      throw new CommandProblem(`unknown option '${clipWord(o)}' of 'attribute': expected workloads=`);
+    }
+  }
+  if (options.length > 1) throw new CommandProblem("option 'workloads' given twice");
+  const run3 = options.length > 0 ? parseRun(options) : void 0;
+  const workloads = run3 && run3.kind === "run" ? run3.workloads : void 0;
+  return { kind: "attribute", from: ends[0], to: ends[1], ...workloads ? { workloads } : {} };
 }
 function parseCell(word, needClients) {
   const at = word.indexOf("@");
@@ -84829,8 +84903,8 @@ function describeIssue(issue3, data, doc, lineCounter, source) {
     const known = Object.keys(schemaShapeAt(variantSchema(data), issue3.path)).join(", ");
     return `${source}${where2}: ${field ? `${field}: ` : ""}unknown key ${keys} (expected one of: ${known})${otherToolHint(data, issue3.path, issue3.keys)}`;
   }
-  const range = rangeIssueInUnion(issue3);
-  if (range) return describeIssue(range, data, doc, lineCounter, source);
+  const range2 = rangeIssueInUnion(issue3);
+  if (range2) return describeIssue(range2, data, doc, lineCounter, source);
   const where = locate(doc, lineCounter, issue3.path, false);
   if (issue3.code === "invalid_key") {
     const inner = issue3.issues[0]?.message;
@@ -85112,10 +85186,333 @@ async function armSource(commits2, inputs, ctx, deps) {
 }
 
 // src/adapters/action/comment-mode.ts
+import { stat as stat13 } from "node:fs/promises";
 import path55 from "node:path";
 init_read_results();
+
+// src/core/attribution/attribution-waterfall.ts
+function waterfallOf(report, workload) {
+  const w = report.workloads.find((x) => x.workload === workload);
+  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
+  const bars = [
+    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
+  ];
+  let level2 = w.fromPerTx;
+  for (const c of report.culprits) {
+    const change2 = c.changes.find((x) => x.workload === workload);
+    if (!change2) continue;
+    const end = level2 + change2.changePerTx;
+    bars.push({
+      kind: "commit",
+      label: c.sha,
+      subject: c.subject,
+      start: level2,
+      end,
+      value: change2.changePerTx
+    });
+    level2 = end;
+  }
+  bars.push({
+    kind: "remainder",
+    label: "remainder",
+    start: level2,
+    end: w.toPerTx,
+    value: w.toPerTx - level2
+  });
+  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
+  return bars;
+}
+
+// src/core/report/attribution/attribution-text.ts
+init_plain_text();
+var WATERFALL_WIDTH = 40;
+var UNRESOLVED_WHY = {
+  budget: "the budget of counted commits ran out",
+  unmeasured: "no commit inside could be built or counted",
+  unsteady: "the counts are not steady enough to tell"
+};
+var perTx2 = (v) => groupedNumber(v, 0);
+var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
+function waterfall(bars) {
+  const rows = bars.map((b) => ({
+    label: b.kind === "commit" ? short(b.label) : b.label,
+    from: b.start,
+    to: b.end,
+    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed(b.value)
+  }));
+  const all = rows.flatMap((r) => [r.from, r.to]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
+  const labelWidth = Math.max(...rows.map((r) => r.label.length));
+  const textWidth = Math.max(...rows.map((r) => r.text.length));
+  return rows.map((r) => {
+    const a = x(Math.min(r.from, r.to));
+    const b = x(Math.max(r.from, r.to));
+    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
+    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
+  });
+}
+
+// src/core/report/attribution/attribution-markdown.ts
+var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
+var share = (pct5) => pct5 === null ? "\u2013" : `${Math.round(pct5)} %`;
+function renderAttributionMarkdown(r, options = {}) {
+  const commit4 = (sha) => commitLink(sha, options.repoUrl);
+  const out = [
+    `## pgperf attribute: ${commit4(r.from.sha)} .. ${commit4(r.to.sha)}`,
+    "",
+    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
+  ];
+  if (options.waterfallImage !== void 0) {
+    out.push(
+      "",
+      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
+    );
+  }
+  for (const w of r.workloads)
+    out.push("", ...workloadMarkdown(r, w, commit4, options.waterfallImage === void 0));
+  if (r.unmeasured.length > 0) {
+    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
+    for (const u of r.unmeasured) out.push(`- ${commit4(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
+  }
+  const c = r.cost;
+  out.push(
+    "",
+    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
+  );
+  return `${out.join("\n")}
+`;
+}
+function workloadMarkdown(r, w, commit4, textWaterfall) {
+  const culprits = r.culprits.flatMap(
+    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
+  );
+  const out = [
+    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed2(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
+    ""
+  ];
+  if (culprits.length === 0) {
+    out.push("No commit moved it by the floor or more.");
+  } else {
+    out.push(
+      "| commit | change/tx | share | subject |",
+      "| --- | ---: | ---: | --- |",
+      ...culprits.map(
+        (c) => `| ${commit4(c.sha)} | ${signed2(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
+      )
+    );
+  }
+  for (const c of culprits) {
+    const m = c.change.movers;
+    if (m) {
+      out.push(
+        "",
+        `Top movers of ${commit4(c.sha)} (self instructions per transaction, parent \u2192 commit; all in ${codeText(m.file, 200)}):`,
+        "",
+        ...m.top.length > 0 ? moversTable(m.top) : ["No function's self instructions moved."]
+      );
+    } else if (c.change.moversMissing) {
+      out.push("", `No movers for ${commit4(c.sha)}: ${escapeMarkdown(c.change.moversMissing, 300)}.`);
+    }
+  }
+  out.push(
+    "",
+    `Sum of the ${culprits.length} commit(s): ${signed2(w.culpritSumPerTx)} of ${signed2(w.changePerTx)}; remainder ${signed2(w.remainderPerTx)} (${signed2(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed2(w.unresolvedPerTx)} unresolved` : "") + ")."
+  );
+  if (textWaterfall && culprits.length > 0) {
+    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
+  }
+  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
+    out.push(
+      "",
+      `Unresolved: ${commit4(u.from)}..${commit4(u.to)} (${u.commits} commit(s), ${signed2(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
+    );
+  }
+  const unseen = r.unseen.filter((x) => x.workload === w.workload);
+  if (unseen.length > 0) {
+    out.push(
+      "",
+      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
+    );
+  }
+  return out;
+}
+
+// src/core/report/attribution/attribution-reply.ts
+function attributionReplyText(r, options = {}) {
+  const max = options.maxLength ?? DEFAULT_COMMENT_MAX_LENGTH;
+  const full = renderAttributionMarkdown(r, {
+    ...options.repoUrl !== void 0 ? { repoUrl: options.repoUrl } : {},
+    ...options.runUrl !== void 0 ? { runUrl: options.runUrl } : {}
+  });
+  if (full.length <= max) return full;
+  const note = `
+
+\u2026 the report is cut here (a comment holds at most ${max.toLocaleString("en-US")} characters): the whole of it is attribution.md in the attribute job's results-dir${options.runUrl ? " and its job summary" : ""}.
+`;
+  const kept = [];
+  let length = 0;
+  for (const line of full.split("\n")) {
+    if (length + line.length + 1 + note.length + 4 > max) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  if (kept.filter((l) => l.startsWith("```")).length % 2 === 1) kept.push("```");
+  return `${kept.join("\n")}${note}`;
+}
+
+// src/adapters/action/attribution-reply.ts
+init_errors();
+
+// src/flows/attribute/attribution-gate.ts
+function attributionDecision(r, failOn) {
+  const moved2 = r.workloads.filter((w) => w.endsDiffer);
+  const verdict2 = moved2.some((w) => w.changePerTx > 0) ? "regression" : moved2.some((w) => w.changePerTx < 0) ? "improvement" : "no-change";
+  return flowDecision({
+    flow: "attribute",
+    verdict: verdict2,
+    failOn,
+    lead: `${r.culprits.length} commit${r.culprits.length === 1 ? "" : "s"} named`,
+    detail: `${short(r.from.sha)}..${short(r.to.sha)}: ${r.workloads.map((w) => `${w.workload} ${w.changePct >= 0 ? "+" : ""}${w.changePct.toFixed(2)}% instructions/tx`).join(", ")}`,
+    deciding: r.culprits.map((c) => c.sha)
+  });
+}
+
+// src/flows/attribute/read-attribution.ts
+init_zod();
+init_errors();
+import { readFile as readFile17 } from "node:fs/promises";
+var num5 = external_exports.number().finite();
+var commit3 = { sha: external_exports.string(), subject: external_exports.string() };
+var range = {
+  workload: external_exports.string(),
+  from: external_exports.string(),
+  to: external_exports.string(),
+  commits: num5,
+  changePerTx: num5
+};
+var mover = external_exports.object({
+  fn: external_exports.string(),
+  file: external_exports.string(),
+  baseIrPerTx: num5,
+  headIrPerTx: num5,
+  deltaIrPerTx: num5
+});
+var reportSchema = external_exports.object({
+  repo: external_exports.string(),
+  from: external_exports.object(commit3),
+  to: external_exports.object(commit3),
+  commits: num5,
+  counter: external_exports.string(),
+  culprits: external_exports.array(
+    external_exports.object({
+      ...commit3,
+      position: num5,
+      changes: external_exports.array(
+        external_exports.object({
+          workload: external_exports.string(),
+          changePerTx: num5,
+          changePct: num5,
+          sharePct: num5.nullable(),
+          movers: external_exports.object({ base: external_exports.string(), head: external_exports.string(), file: external_exports.string(), top: external_exports.array(mover) }).optional(),
+          moversMissing: external_exports.string().optional()
+        })
+      )
+    })
+  ),
+  workloads: external_exports.array(
+    external_exports.object({
+      workload: external_exports.string(),
+      floorPct: num5,
+      fromPerTx: num5,
+      toPerTx: num5,
+      changePerTx: num5,
+      changePct: num5,
+      endsDiffer: external_exports.boolean(),
+      culprits: num5,
+      culpritSumPerTx: num5,
+      remainderPerTx: num5,
+      belowFloorPerTx: num5,
+      belowFloorRanges: num5,
+      unresolvedPerTx: num5
+    })
+  ),
+  points: external_exports.array(
+    external_exports.object({
+      ...commit3,
+      position: num5,
+      counted: external_exports.boolean(),
+      sameCodeAs: external_exports.string().optional(),
+      perTx: external_exports.record(external_exports.string(), num5),
+      repetitions: external_exports.record(external_exports.string(), external_exports.array(num5))
+    })
+  ),
+  unresolved: external_exports.array(external_exports.object({ ...range, why: external_exports.enum(["budget", "unmeasured", "unsteady"]) })),
+  unseen: external_exports.array(external_exports.object(range)),
+  unmeasured: external_exports.array(external_exports.object({ ...commit3, position: num5, reason: external_exports.string() })),
+  budget: external_exports.object({ maxCommits: num5, counted: num5, exhausted: external_exports.boolean() }),
+  cost: external_exports.object({ builds: num5, cacheHits: num5, reused: num5, buildS: num5, countS: num5, totalS: num5 }),
+  outDir: external_exports.string()
+});
+async function readAttributionReport(file2) {
+  let doc;
+  try {
+    doc = JSON.parse(await readFile17(file2, "utf8"));
+  } catch (e) {
+    throw new UserError(`could not read the attribution ${file2}: ${errorMessage(e)}`);
+  }
+  const parsed = reportSchema.safeParse(doc);
+  if (!parsed.success) {
+    const issue3 = parsed.error.issues[0];
+    throw new UserError(
+      `${file2} is not an attribution.json pgperf writes: ${issue3.path.join(".") || "(the document)"}: ${issue3.message}`
+    );
+  }
+  return parsed.data;
+}
+
+// src/adapters/action/repo-url.ts
+function repoUrlOf(inputs, ctx) {
+  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
+  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
+  return m ? m[1] : void 0;
+}
+
+// src/adapters/action/attribution-reply.ts
+async function replyWithAttribution(file2, ...[inputs, ctx, deps, resultsDir]) {
+  const pr = vouchedEventOf(ctx).commentOnPr;
+  if (ctx.eventName !== "issue_comment" || pr === void 0) {
+    throw new UserError(
+      `mode comment posts an attribution (${file2}) only as the reply to a /pgperf attribute comment on a pull request (an issue_comment event), got '${ctx.eventName}'`
+    );
+  }
+  if (!deps.api) throw new UserError("mode comment replies through the API: set 'github-token'");
+  const report = await readAttributionReport(file2);
+  await deps.api.createComment(
+    pr,
+    attributionReplyText(report, { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl })
+  );
+  deps.logger.info(
+    `comment mode: the attribution of ${report.from.sha}..${report.to.sha} posted on PR #${pr}`
+  );
+  deps.io.setOutput("attribution-json", file2);
+  deps.io.setOutput("culprits", report.culprits.map((c) => c.sha).join("\n"));
+  const files = { dir: resultsDir, resultsFile: file2, reportFile: "" };
+  return publishGate(deps.io, attributionDecision(report, inputs.failOn), files, (l) => deps.logger.info(l));
+}
+
+// src/adapters/action/comment-mode.ts
+var isFile = (file2) => stat13(file2).then(
+  (s) => s.isFile(),
+  () => false
+);
 var runCommentMode = async (inputs, ctx, deps, resultsDir) => {
   const resultsFile = path55.join(resultsDir, RESULTS_FILE);
+  const attribution = path55.join(resultsDir, "attribution.json");
+  if (!await isFile(resultsFile) && await isFile(attribution)) {
+    return replyWithAttribution(attribution, inputs, ctx, deps, resultsDir);
+  }
   const result = await readResults(resultsFile, { warn: (m) => deps.logger.warn(m) });
   const event = vouchedEventOf(ctx);
   const target = await commentTarget(event, result, inputs.prNumber, deps.api, resultsFile, inputs.headRef);
@@ -85805,7 +86202,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
 };
 
 // src/adapters/action/nightly-mode.ts
-import path67 from "node:path";
+import path68 from "node:path";
 
 // src/flows/nightly/publish-site.ts
 function siteTitle(repository) {
@@ -85847,9 +86244,9 @@ init_errors();
 
 // src/flows/nightly/nightly-head.ts
 function nightlyHeadOf(options, names) {
-  const commit3 = nightlyCommitOf(options, names);
-  if (options.binDir) return { head: { kind: "installed", binDir: options.binDir }, commit: commit3 };
-  const at = commit3.sha ?? commit3.ref;
+  const commit4 = nightlyCommitOf(options, names);
+  if (options.binDir) return { head: { kind: "installed", binDir: options.binDir }, commit: commit4 };
+  const at = commit4.sha ?? commit4.ref;
   if (!at) {
     throw new OptionError(
       "ref",
@@ -85869,7 +86266,7 @@ function nightlyHeadOf(options, names) {
         headOnly: true
       }
     },
-    commit: commit3
+    commit: commit4
   };
 }
 function nightlyCommitOf(options, names) {
@@ -85891,145 +86288,7 @@ function nightlyCommitOf(options, names) {
 }
 
 // src/flows/attribute/issue-attribution.ts
-import path66 from "node:path";
-
-// src/core/attribution/attribution-waterfall.ts
-function waterfallOf(report, workload) {
-  const w = report.workloads.find((x) => x.workload === workload);
-  if (!w) throw new RangeError(`no workload ${workload} in the attribution`);
-  const bars = [
-    { kind: "from", label: "from", start: w.fromPerTx, end: w.fromPerTx, value: w.fromPerTx }
-  ];
-  let level2 = w.fromPerTx;
-  for (const c of report.culprits) {
-    const change2 = c.changes.find((x) => x.workload === workload);
-    if (!change2) continue;
-    const end = level2 + change2.changePerTx;
-    bars.push({
-      kind: "commit",
-      label: c.sha,
-      subject: c.subject,
-      start: level2,
-      end,
-      value: change2.changePerTx
-    });
-    level2 = end;
-  }
-  bars.push({
-    kind: "remainder",
-    label: "remainder",
-    start: level2,
-    end: w.toPerTx,
-    value: w.toPerTx - level2
-  });
-  bars.push({ kind: "to", label: "to", start: w.toPerTx, end: w.toPerTx, value: w.toPerTx });
-  return bars;
-}
-
-// src/core/report/attribution/attribution-text.ts
-init_plain_text();
-var WATERFALL_WIDTH = 40;
-var UNRESOLVED_WHY = {
-  budget: "the budget of counted commits ran out",
-  unmeasured: "no commit inside could be built or counted",
-  unsteady: "the counts are not steady enough to tell"
-};
-var perTx2 = (v) => groupedNumber(v, 0);
-var signed = (v) => `${v > 0 ? "+" : v < 0 ? "-" : ""}${groupedNumber(Math.abs(v), 0)}`;
-function waterfall(bars) {
-  const rows = bars.map((b) => ({
-    label: b.kind === "commit" ? short(b.label) : b.label,
-    from: b.start,
-    to: b.end,
-    text: b.kind === "from" || b.kind === "to" ? perTx2(b.value) : signed(b.value)
-  }));
-  const all = rows.flatMap((r) => [r.from, r.to]);
-  const lo = Math.min(...all);
-  const hi = Math.max(...all);
-  const x = (v) => hi === lo ? 0 : Math.round((v - lo) / (hi - lo) * WATERFALL_WIDTH);
-  const labelWidth = Math.max(...rows.map((r) => r.label.length));
-  const textWidth = Math.max(...rows.map((r) => r.text.length));
-  return rows.map((r) => {
-    const a = x(Math.min(r.from, r.to));
-    const b = x(Math.max(r.from, r.to));
-    const bar = r.from === r.to ? `${" ".repeat(a)}|` : `${" ".repeat(a)}${(r.to > r.from ? "+" : "-").repeat(Math.max(1, b - a))}`;
-    return `  ${r.label.padEnd(labelWidth)}  ${r.text.padStart(textWidth)}  ${bar}`.trimEnd();
-  });
-}
-
-// src/core/report/attribution/attribution-markdown.ts
-var signed2 = (v) => `${v > 0 ? "+" : v < 0 ? "\u2212" : ""}${groupedNumber(Math.abs(v), 0)}`;
-var share = (pct5) => pct5 === null ? "\u2013" : `${Math.round(pct5)} %`;
-function renderAttributionMarkdown(r, options = {}) {
-  const commit3 = (sha) => commitLink(sha, options.repoUrl);
-  const out = [
-    `## pgperf attribute: ${commit3(r.from.sha)} .. ${commit3(r.to.sha)}`,
-    "",
-    `${r.commits} commit${r.commits === 1 ? "" : "s"} on the first-parent line of ${escapeMarkdown(r.repo, 200)}, ${r.culprits.length} named; instructions per transaction counted with ${escapeMarkdown(r.counter)}.`
-  ];
-  if (options.waterfallImage !== void 0) {
-    out.push(
-      "",
-      `![waterfall from ${escapeMarkdown(r.from.sha.slice(0, 7))} to ${escapeMarkdown(r.to.sha.slice(0, 7))}](${options.waterfallImage})`
-    );
-  }
-  for (const w of r.workloads)
-    out.push("", ...workloadMarkdown(r, w, commit3, options.waterfallImage === void 0));
-  if (r.unmeasured.length > 0) {
-    out.push("", `**Not measured** (${r.unmeasured.length}):`, "");
-    for (const u of r.unmeasured) out.push(`- ${commit3(u.sha)}: ${escapeMarkdown(u.reason, 200)}`);
-  }
-  const c = r.cost;
-  out.push(
-    "",
-    `Counted ${r.budget.counted} of at most ${r.budget.maxCommits} commits` + (c.reused > 0 ? ` (${c.reused} by an earlier run: the journal)` : "") + (r.budget.exhausted ? " (the budget ran out)" : "") + `; ${c.builds} build(s) (${c.cacheHits} from the cache, ${c.buildS} s), counting ${c.countS} s, ${c.totalS} s in all.` + (options.runUrl && safeUrl(options.runUrl) ? ` ${markdownLink("Workflow run", options.runUrl)}.` : "")
-  );
-  return `${out.join("\n")}
-`;
-}
-function workloadMarkdown(r, w, commit3, textWaterfall) {
-  const culprits = r.culprits.flatMap(
-    (c) => c.changes.filter((x) => x.workload === w.workload).map((x) => ({ ...c, change: x }))
-  );
-  const out = [
-    `### ${escapeMarkdown(w.workload)}: ${groupedNumber(w.fromPerTx, 0)} \u2192 ${groupedNumber(w.toPerTx, 0)} instructions/tx (${signed2(w.changePerTx)}, ${formatPct(w.changePct)}); floor \xB1${w.floorPct}%`,
-    ""
-  ];
-  if (culprits.length === 0) {
-    out.push("No commit moved it by the floor or more.");
-  } else {
-    out.push(
-      "| commit | change/tx | share | subject |",
-      "| --- | ---: | ---: | --- |",
-      ...culprits.map(
-        (c) => `| ${commit3(c.sha)} | ${signed2(c.change.changePerTx)} (${formatPct(c.change.changePct)}) | ${share(c.change.sharePct)} | ${escapeMarkdown(c.subject, 120)} |`
-      )
-    );
-  }
-  out.push(
-    "",
-    `Sum of the ${culprits.length} commit(s): ${signed2(w.culpritSumPerTx)} of ${signed2(w.changePerTx)}; remainder ${signed2(w.remainderPerTx)} (${signed2(w.belowFloorPerTx)} below the floor in ${w.belowFloorRanges} range(s)` + (w.unresolvedPerTx !== 0 ? `, ${signed2(w.unresolvedPerTx)} unresolved` : "") + ")."
-  );
-  if (textWaterfall && culprits.length > 0) {
-    out.push("", codeBlock(waterfall(waterfallOf(r, w.workload)).join("\n")));
-  }
-  for (const u of r.unresolved.filter((x) => x.workload === w.workload)) {
-    out.push(
-      "",
-      `Unresolved: ${commit3(u.from)}..${commit3(u.to)} (${u.commits} commit(s), ${signed2(u.changePerTx)}): ${UNRESOLVED_WHY[u.why]}.`
-    );
-  }
-  const unseen = r.unseen.filter((x) => x.workload === w.workload);
-  if (unseen.length > 0) {
-    out.push(
-      "",
-      `Not seen: changes that cancel exactly inside ${unseen.length} range(s) whose ends agree (${unseen.reduce((s, u) => s + u.commits, 0)} commits).`
-    );
-  }
-  return out;
-}
-
-// src/flows/attribute/issue-attribution.ts
+import path67 from "node:path";
 init_errors();
 
 // src/flows/bisect/auto-bisection.ts
@@ -86103,33 +86362,33 @@ async function rangeBisectJob(inputs) {
 // src/core/report/bisect/bisect-markdown.ts
 init_metrics();
 function renderBisectMarkdown(r, links = {}) {
-  const commit3 = (c2) => commitLink(c2.sha, links.repoUrl);
+  const commit4 = (c2) => commitLink(c2.sha, links.repoUrl);
   const subject = (c2) => escapeMarkdown(c2.subject, 120);
   const o = r.outcome;
   let headline3;
   if (o.kind === "found") {
-    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit3(r.good)}` : "not measured (assumed bad)";
-    headline3 = `## pgperf bisect: \u{1F534} first bad commit ${commit3(o.firstBad)}
+    const measured = o.judgement ? `measured **${formatDeltaCi(o.judgement) ?? "no estimate"}** against good ${commit4(r.good)}` : "not measured (assumed bad)";
+    headline3 = `## pgperf bisect: \u{1F534} first bad commit ${commit4(o.firstBad)}
 
-${commit3(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit3(o.lastGood)}.`;
+${commit4(o.firstBad)} "${subject(o.firstBad)}": ${measured}; last good ${commit4(o.lastGood)}.`;
   } else if (o.kind === "not-reproduced") {
     headline3 = `## pgperf bisect: \u26AA not reproduced
 
-Bad ${commit3(r.bad)} is not a regression against good ${commit3(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
+Bad ${commit4(r.bad)} is not a regression against good ${commit4(r.good)} on this runner (${o.judgement.verdict}, ${formatDeltaCi(o.judgement) ?? "no estimate"}): nothing was bisected.`;
   } else {
     const tries = r.tested.find((t) => t.sha === o.undecided.sha)?.judgement.tries.length ?? 0;
-    const why = o.interrupted ? "the bisection was interrupted" : `${commit3(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
+    const why = o.interrupted ? "the bisection was interrupted" : `${commit4(o.undecided)} stayed inconclusive after ${tries} tr${tries === 1 ? "y" : "ies"}`;
     headline3 = `## pgperf bisect: \u26A0\uFE0F first bad commit not named
 
-${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit3(o.lastGood)}: ` + o.candidates.map(commit3).join(", ") + ".";
+${why}. The first bad commit is one of these ${o.candidates.length} commit(s) after last good ${commit4(o.lastGood)}: ` + o.candidates.map(commit4).join(", ") + ".";
   }
   const metric = METRICS[r.analysis.metric].label;
-  const design = `Bisected ${r.candidates} commit(s) after good ${commit3(r.good)} up to bad ${commit3(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
+  const design = `Bisected ${r.candidates} commit(s) after good ${commit4(r.good)} up to bad ${commit4(r.bad)} (${r.walk}) on **${escapeMarkdown(r.cell.workload)}** at ${r.cell.clients} client${r.cell.clients === 1 ? "" : "s"}: ${metric}, threshold ${r.analysis.thresholdPct}%, alpha ${r.analysis.alpha}.`;
   const table2 = [
     "| step | commit | call | verdict | delta vs good [95% CI] | rounds | subject |",
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...r.tested.map(
-      (t) => `| ${t.step} | ${commit3(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
+      (t) => `| ${t.step} | ${commit4(t)} | ${t.call} | ${t.judgement.verdict}${t.judgement.interrupted ? " (interrupted)" : ""} | ${formatDeltaCi(t.judgement) ?? "n/a"} | ${t.judgement.tries.map((x) => x.pairs ?? 0).join("+")} | ${subject(t)} |`
     )
   ];
   const c = r.cost;
@@ -86396,13 +86655,13 @@ async function runBisection(req, deps) {
   }
   if (!(req.tries >= 1)) throw new RangeError(`tries must be at least 1, got ${req.tries}`);
   const gitDeps = { runner: deps.runner, logger, env, ...deps.signal ? { signal: deps.signal } : {} };
-  const range = await commitRange(req, gitDeps);
-  const commits2 = range.commits;
+  const range2 = await commitRange(req, gitDeps);
+  const commits2 = range2.commits;
   const good = commits2[0];
   const bad = commits2.at(-1);
   const verifyBad = req.verifyBad !== false;
   logger.info(
-    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
+    `bisect: ${commits2.length - 1} commit(s) after good ${short(good.sha)} up to bad ${short(bad.sha)} (${range2.walk}); about ${stepsLeft(startSearch(commits2.length, { verifyBad }))} step(s)`
   );
   const cost = { builds: 0, cacheHits: 0, buildS: 0, measureS: 0, tests: 0, totalS: 0 };
   const buildDeps = {
@@ -86428,7 +86687,7 @@ async function runBisection(req, deps) {
       searchPath: deps.searchPath ?? env.PATH ?? ""
     }
   };
-  const search = await bisect(commits2, (commit3, at) => judgeCommit(bench, commit3, at), { verifyBad });
+  const search = await bisect(commits2, (commit4, at) => judgeCommit(bench, commit4, at), { verifyBad });
   const tested = search.tested.map((t) => ({
     sha: t.commit.sha,
     subject: t.commit.subject,
@@ -86443,7 +86702,7 @@ async function runBisection(req, deps) {
     repo: req.repo.input,
     good,
     bad,
-    walk: range.walk,
+    walk: range2.walk,
     candidates: commits2.length - 1,
     cell: { workload: req.workload.name, clients: clients[0] },
     analysis: req.analysis,
@@ -86453,15 +86712,15 @@ async function runBisection(req, deps) {
     outDir: req.outDir
   };
 }
-async function buildCommit2(bench, commit3, label) {
+async function buildCommit2(bench, commit4, label) {
   const { req, cost } = bench;
   const t0 = Date.now();
   const built = await (bench.deps.build ?? buildPostgres)(
     {
       label,
       repo: req.repo,
-      ref: commit3.sha,
-      sha: commit3.sha,
+      ref: commit4.sha,
+      sha: commit4.sha,
       patches: [],
       extraOptions: req.extraOptions,
       cacheDir: req.cacheDir
@@ -86474,23 +86733,23 @@ async function buildCommit2(bench, commit3, label) {
   if (built.record.cacheHit) cost.cacheHits += 1;
   return { built, seconds };
 }
-async function judgeCommit(bench, commit3, at) {
+async function judgeCommit(bench, commit4, at) {
   const { req } = bench;
   const { logger } = bench.deps;
   const where = `step ${at.step} of ~${at.stepsEstimate}`;
   logger.info(
-    `bisect ${where}: building ${short(commit3.sha)} "${commit3.subject}" (commit ${at.index} of ${bench.commits.length - 1})`
+    `bisect ${where}: building ${short(commit4.sha)} "${commit4.subject}" (commit ${at.index} of ${bench.commits.length - 1})`
   );
-  const { built, seconds } = await buildCommit2(bench, commit3, short(commit3.sha));
+  const { built, seconds } = await buildCommit2(bench, commit4, short(commit4.sha));
   const tries = [];
   let interrupted = false;
   for (let t = 1; t <= req.tries; t++) {
     const scale = 2 ** (t - 1);
     const rounds = req.adaptive ? req.adaptive.maxRounds * scale : (req.rounds ?? roundsOf(req.workload)) * scale;
     logger.info(
-      `bisect ${where}: measuring ${short(commit3.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
+      `bisect ${where}: measuring ${short(commit4.sha)} against good (try ${t} of ${req.tries}, ${req.adaptive ? "at most " : ""}${rounds} rounds)`
     );
-    const measured = await measureAgainstGood(bench, commit3, built, t, rounds, at.step);
+    const measured = await measureAgainstGood(bench, commit4, built, t, rounds, at.step);
     tries.push(measured.try);
     if (measured.interrupted) {
       interrupted = true;
@@ -86509,16 +86768,16 @@ async function judgeCommit(bench, commit3, at) {
   };
   const call = interrupted ? "undecided" : callOf(last.verdict);
   logger.info(
-    `bisect ${where}: ${short(commit3.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
+    `bisect ${where}: ${short(commit4.sha)} is ${call} (${last.verdict}, ${formatDeltaCi(last) ?? (last.sameCompiledCode ? "good's compiled code, not measured" : "no estimate")})`
   );
   return { call, detail: judgement };
 }
-async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
+async function measureAgainstGood(bench, commit4, built, t, rounds, step2) {
   const { req, deps, cost } = bench;
   const good = bench.good.commit;
   const goodBuild = bench.good.build;
   const t0 = Date.now();
-  const label = short(commit3.sha);
+  const label = short(commit4.sha);
   const runDir = path60.join(req.outDir, `step-${step2}-${label}-try-${t}`);
   const outcome = await (deps.pipeline ?? runPipeline)(
     {
@@ -86541,7 +86800,7 @@ async function measureAgainstGood(bench, commit3, built, t, rounds, step2) {
       source: {
         repository: req.repo.input,
         base: { ref: req.good, sha: good.sha, chosenBy: "bisect: good" },
-        head: { sha: commit3.sha, chosenBy: `bisect step ${step2}` }
+        head: { sha: commit4.sha, chosenBy: `bisect step ${step2}` }
       },
       runDir
     },
@@ -86672,8 +86931,8 @@ function autoBisector(options, deps) {
 }
 
 // src/flows/attribute/attribution-flow.ts
-import { mkdir as mkdir15 } from "node:fs/promises";
-import path65 from "node:path";
+import { mkdir as mkdir16 } from "node:fs/promises";
+import path66 from "node:path";
 
 // src/core/attribution/point-judgement.ts
 init_simple_statistics();
@@ -86746,12 +87005,12 @@ async function searchAttribution(commits2, options, deps) {
   let counted = 0;
   const first = 0;
   const last = commits2.length - 1;
-  const count3 = async (index, range) => {
+  const count3 = async (index, range2) => {
     deps.onProgress?.({
       counted,
       atMost,
-      from: commits2[range[0]],
-      to: commits2[range[1]],
+      from: commits2[range2[0]],
+      to: commits2[range2[1]],
       at: commits2[index]
     });
     counted += 1;
@@ -86773,15 +87032,15 @@ async function searchAttribution(commits2, options, deps) {
       break;
     }
     const m = middleOf(next, unmeasured);
-    const commit3 = commits2[m];
+    const commit4 = commits2[m];
     const before = counted;
     try {
-      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit3) ? next.from : await deps.sameCode(commit3, commits2[rootOf(next.to)]) ? next.to : void 0;
+      const end = await sameSource(next.from.index, m) ? next.from : await sameSource(m, next.to.index) ? next.to : await deps.sameCode(commits2[rootOf(next.from)], commit4) ? next.from : await deps.sameCode(commit4, commits2[rootOf(next.to)]) ? next.to : void 0;
       if (end) {
-        points2.set(m, { index: m, commit: commit3, counts: end.counts, sameCodeAs: rootOf(end) });
+        points2.set(m, { index: m, commit: commit4, counts: end.counts, sameCodeAs: rootOf(end) });
         continue;
       }
-      points2.set(m, { index: m, commit: commit3, counts: await count3(m, [next.from.index, next.to.index]) });
+      points2.set(m, { index: m, commit: commit4, counts: await count3(m, [next.from.index, next.to.index]) });
     } catch (e) {
       if (!(e instanceof UnmeasuredCommit)) throw e;
       if (counted === before) counted += 1;
@@ -86862,12 +87121,12 @@ function accountAttribution(search, floors) {
 // src/core/attribution/attribution-report.ts
 init_simple_statistics();
 function attributionReport(search, accounts, ctx) {
-  const commit3 = (c) => ({ sha: c.sha, subject: c.subject });
+  const commit4 = (c) => ({ sha: c.sha, subject: c.subject });
   const byIndex = new Map(search.points.map((p) => [p.index, p]));
   const culprits = /* @__PURE__ */ new Map();
   for (const a of accounts) {
     for (const c of a.culprits) {
-      const entry = culprits.get(c.index) ?? { ...commit3(c.commit), position: c.index, changes: [] };
+      const entry = culprits.get(c.index) ?? { ...commit4(c.commit), position: c.index, changes: [] };
       entry.changes.push({
         workload: a.workload,
         changePerTx: c.deltaPerTx,
@@ -86877,7 +87136,7 @@ function attributionReport(search, accounts, ctx) {
       culprits.set(c.index, entry);
     }
   }
-  const range = (workload, r) => ({
+  const range2 = (workload, r) => ({
     workload,
     from: r.from.sha,
     to: r.to.sha,
@@ -86888,8 +87147,8 @@ function attributionReport(search, accounts, ctx) {
   const last = search.points.at(-1);
   return {
     repo: ctx.repo,
-    from: commit3(first.commit),
-    to: commit3(last.commit),
+    from: commit4(first.commit),
+    to: commit4(last.commit),
     commits: last.index - first.index,
     counter: ctx.counter,
     culprits: [...culprits.values()].sort((a, b) => a.position - b.position),
@@ -86909,16 +87168,16 @@ function attributionReport(search, accounts, ctx) {
       unresolvedPerTx: a.unresolved.reduce((s, u) => s + u.deltaPerTx, 0)
     })),
     points: search.points.map((p) => ({
-      ...commit3(p.commit),
+      ...commit4(p.commit),
       position: p.index,
       counted: p.sameCodeAs === void 0,
       ...p.sameCodeAs !== void 0 ? { sameCodeAs: byIndex.get(p.sameCodeAs).commit.sha } : {},
       perTx: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, median([...v])])),
       repetitions: Object.fromEntries(Object.entries(p.counts).map(([w, v]) => [w, [...v]]))
     })),
-    unresolved: accounts.flatMap((a) => a.unresolved.map((u) => ({ ...range(a.workload, u), why: u.why }))),
-    unseen: accounts.flatMap((a) => a.unseen.map((u) => range(a.workload, u))),
-    unmeasured: search.unmeasured.map((u) => ({ ...commit3(u.commit), position: u.index, reason: u.reason })),
+    unresolved: accounts.flatMap((a) => a.unresolved.map((u) => ({ ...range2(a.workload, u), why: u.why }))),
+    unseen: accounts.flatMap((a) => a.unseen.map((u) => range2(a.workload, u))),
+    unmeasured: search.unmeasured.map((u) => ({ ...commit4(u.commit), position: u.index, reason: u.reason })),
     budget: { maxCommits: ctx.maxCommits, counted: search.counted, exhausted: search.exhausted },
     cost: ctx.cost,
     outDir: ctx.outDir
@@ -87004,6 +87263,109 @@ function sourceComparer(req, deps) {
   };
 }
 
+// src/flows/attribute/culprit-profiles.ts
+import { mkdir as mkdir15, readFile as readFile18 } from "node:fs/promises";
+import path64 from "node:path";
+
+// src/core/attribution/culprit-movers.ts
+var CULPRIT_MOVERS = 5;
+var MIN_MOVER_IR_PER_TX = 0.5;
+function topMovers(rows) {
+  return rows.filter((r) => Math.abs(r.deltaIrPerTx) >= MIN_MOVER_IR_PER_TX).slice(0, CULPRIT_MOVERS);
+}
+function culpritProfileEnds(r) {
+  const at = new Map(r.points.map((p) => [p.position, p]));
+  const counted = (position) => {
+    const p = at.get(position);
+    return p === void 0 ? void 0 : p.sameCodeAs ?? p.sha;
+  };
+  return r.culprits.flatMap((c) => {
+    const base = counted(c.position - 1);
+    const head = counted(c.position);
+    if (base === void 0 || head === void 0) return [];
+    return c.changes.map((x) => ({ position: c.position, sha: c.sha, workload: x.workload, base, head }));
+  });
+}
+function withMovers(r, found) {
+  return {
+    ...r,
+    culprits: r.culprits.map((c) => ({
+      ...c,
+      changes: c.changes.map((x) => {
+        const f = found.get(moversKey(c.sha, x.workload));
+        if (!f) return x;
+        return "movers" in f ? { ...x, movers: f.movers } : { ...x, moversMissing: f.missing };
+      })
+    }))
+  };
+}
+var moversKey = (sha, workload) => `${sha} ${workload}`;
+
+// src/flows/attribute/culprit-profiles.ts
+init_errors();
+function countRunDir(outDir, sha) {
+  return path64.join(outDir, "counts", short(sha));
+}
+var COUNT_PROFILE_DIR = "profiles";
+var MOVERS_DIR = "movers";
+async function attachMovers(r, ctx) {
+  const ends = culpritProfileEnds(r);
+  if (ends.length === 0) return r;
+  const found = /* @__PURE__ */ new Map();
+  if (ctx.counterKind !== "cachegrind") {
+    const missing = `the counter ${r.counter} gives no per-function profile (--instruction-counter cachegrind does)`;
+    for (const e of ends) found.set(moversKey(e.sha, e.workload), { missing });
+    return withMovers(r, found);
+  }
+  const profiles = /* @__PURE__ */ new Map();
+  const profileOf = (sha, workload) => {
+    const key = moversKey(sha, workload);
+    let p = profiles.get(key);
+    if (!p) {
+      p = readProfile(ctx, sha, workload);
+      profiles.set(key, p);
+    }
+    return p;
+  };
+  await mkdir15(path64.join(ctx.outDir, MOVERS_DIR), { recursive: true });
+  for (const e of ends) {
+    const key = moversKey(e.sha, e.workload);
+    try {
+      const [base, head] = [await profileOf(e.base, e.workload), await profileOf(e.head, e.workload)];
+      const rows = diffCosts(base, head);
+      const file2 = path64.join(MOVERS_DIR, `${short(e.sha)}.${e.workload}.tsv`);
+      await writeAtomically(
+        path64.join(ctx.outDir, file2),
+        profileText(
+          rows,
+          `${e.workload} at 1 client: ${short(e.sha)} vs its parent (the counted profiles of ${short(e.head)} vs ${short(e.base)})`
+        )
+      );
+      found.set(key, { movers: { base: e.base, head: e.head, file: file2, top: topMovers(rows) } });
+    } catch (err) {
+      found.set(key, { missing: errorMessage(err) });
+    }
+  }
+  return withMovers(r, found);
+}
+async function readProfile(ctx, sha, workload) {
+  const file2 = path64.join(
+    countRunDir(ctx.outDir, sha),
+    COUNT_PROFILE_DIR,
+    armProfileName(workload, short(sha))
+  );
+  let text2;
+  try {
+    text2 = await readFile18(file2, "utf8");
+  } catch (e) {
+    if (e.code !== "ENOENT") throw new Error(`${file2}: ${errorMessage(e)}`);
+    throw new Error(
+      `no profile of ${short(sha)} (${file2} is missing${ctx.fromJournal.has(sha) ? ": its counts came from the journal of an earlier run that kept none" : ""})`
+    );
+  }
+  return parseArmProfile(text2, file2);
+}
+
 // src/core/report/attribution/waterfall-svg.ts
 var BAR = 56;
 var GAP = 18;
@@ -87019,7 +87381,7 @@ function barClass(b) {
   if (b.kind === "from" || b.kind === "to") return "level";
   return b.value > 0 ? "up" : b.value < 0 ? "down" : "zero";
 }
-var num5 = (v) => groupedNumber(v, 0);
+var num6 = (v) => groupedNumber(v, 0);
 var signed3 = (v) => `${v > 0 ? "+" : v < 0 ? "-" : "\xB1"}${groupedNumber(Math.abs(v), 0)}`;
 var px = (v) => String(Math.round(v * 10) / 10);
 function renderWaterfallSvg(report) {
@@ -87053,12 +87415,12 @@ function panel(w, bars, top) {
   const out = [
     `<g class="workload" data-workload="${escapeHtml(w.workload)}">`,
     `<text x="${LEFT}" y="${top + 18}" font-size="13" font-weight="bold">${escapeHtml(
-      `${w.workload}: ${num5(w.fromPerTx)} -> ${num5(w.toPerTx)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)})`
+      `${w.workload}: ${num6(w.fromPerTx)} -> ${num6(w.toPerTx)} instructions/tx (${signed3(w.changePerTx)}, ${formatPct(w.changePct)})`
     )}</text>`,
     // The axis: its ends labelled; it does not start at zero.
     `<line x1="${LEFT - 6}" y1="${px(plotTop)}" x2="${LEFT - 6}" y2="${px(bottom)}" stroke="#999999"/>`,
-    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num5(hi)}</text>`,
-    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num5(lo)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(y(hi) + 4)}" text-anchor="end">${num6(hi)}</text>`,
+    `<text x="${LEFT - 10}" y="${px(y(lo))}" text-anchor="end">${num6(lo)}</text>`,
     `<text x="${LEFT - 10}" y="${px(bottom + 14)}" text-anchor="end" fill="#777777">(not from 0)</text>`
   ];
   bars.forEach((b, i) => {
@@ -87068,7 +87430,7 @@ function panel(w, bars, top) {
     const yTop = y(to);
     const h = Math.max(1, y(from) - yTop);
     const label = b.kind === "commit" ? short(b.label) : b.kind;
-    const value2 = cls === "level" ? num5(b.value) : signed3(b.value);
+    const value2 = cls === "level" ? num6(b.value) : signed3(b.value);
     const tip = b.kind === "commit" ? `${short(b.label)} ${b.subject ?? ""}: ${value2}/tx` : `${label}: ${value2}/tx`;
     const valueY = cls === "down" ? yTop + h + 12 : yTop - 4;
     out.push(
@@ -87093,8 +87455,8 @@ function panel(w, bars, top) {
 // src/flows/attribute/attribution-journal.ts
 init_zod();
 init_canonical_json();
-import { readFile as readFile17 } from "node:fs/promises";
-import path64 from "node:path";
+import { readFile as readFile19 } from "node:fs/promises";
+import path65 from "node:path";
 init_errors();
 init_stable_hash();
 var JOURNAL_FILE = "attribution-journal.json";
@@ -87150,7 +87512,7 @@ function countingDifferences(was, now) {
   return out;
 }
 async function openJournal2(outDir, counting) {
-  const file2 = path64.join(outDir, JOURNAL_FILE);
+  const file2 = path65.join(outDir, JOURNAL_FILE);
   const doc = await readJournal(file2, counting) ?? {
     kind: "pgperf-attribution-journal",
     version: 1,
@@ -87179,7 +87541,7 @@ async function openJournal2(outDir, counting) {
 async function readJournal(file2, counting) {
   let text2;
   try {
-    text2 = await readFile17(file2, "utf8");
+    text2 = await readFile19(file2, "utf8");
   } catch (e) {
     if (e.code === "ENOENT") return void 0;
     throw new UserError(`could not read the attribution journal ${file2}: ${errorMessage(e)}`);
@@ -87234,7 +87596,7 @@ async function attributionRange(req, deps) {
     env: deps.env ?? process.env,
     ...deps.signal ? { signal: deps.signal } : {}
   };
-  const range = await (deps.range ?? commitRange)(
+  const range2 = await (deps.range ?? commitRange)(
     { repo: req.repo, good: req.from, bad: req.to, cacheDir: req.cacheDir, names: NAMES },
     gitDeps
   ).catch((e) => {
@@ -87244,20 +87606,20 @@ async function attributionRange(req, deps) {
     }
     throw e;
   });
-  const from = range.commits[0];
-  const to = range.commits.at(-1);
-  if (range.walk !== "first-parent") {
+  const from = range2.commits[0];
+  const to = range2.commits.at(-1);
+  if (range2.walk !== "first-parent") {
     throw new UserError(
       `--from ${req.from} (${short(from.sha)}) is not on the first-parent line of --to ${req.to} (${short(to.sha)}) (it is on a merged branch): give a --from on --to's first-parent line, such as the merge-base`
     );
   }
-  const n = range.commits.length - 1;
+  const n = range2.commits.length - 1;
   if (n > ATTRIBUTE_COMMITS.max) {
     throw new UserError(
       `--from ${req.from} .. --to ${req.to} holds ${n} commits on the first-parent line; an attribution searches ${rangeText(ATTRIBUTE_COMMITS)}: give a shorter range (a release at a time)`
     );
   }
-  return range.commits;
+  return range2.commits;
 }
 async function runAttribution(req, deps) {
   const started = Date.now();
@@ -87294,47 +87656,18 @@ async function runAttribution(req, deps) {
   };
   const compare2 = deps.compareCode ?? await defaultCompare2(req, deps);
   let clientBinDir;
+  const fromJournal = /* @__PURE__ */ new Set();
   const measure = async (c) => {
     const held = journal.counts(c.sha);
     if (held) {
       cost.reused += 1;
+      fromJournal.add(c.sha);
       logger.info(`attribute: ${short(c.sha)} was counted before (the journal): not counted again`);
       return held;
     }
     const built = await build(c);
     clientBinDir ??= c.sha === commits2[0].sha ? built.binDir : (await build(commits2[0])).binDir;
-    const t0 = Date.now();
-    let record2;
-    try {
-      record2 = await (deps.count ?? countInstructions)(
-        items,
-        {
-          arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
-          instructionCounter: req.instructionCounter ?? { counter: "auto" },
-          workloads: req.workloads,
-          runDir: path65.join(req.outDir, "counts", short(c.sha)),
-          clientBinDir,
-          ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
-          ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
-          dataChecksums: false
-        },
-        { runner: deps.runner, logger, ...deps.signal ? { signal: deps.signal } : {}, probe: probe3 },
-        { what: `attribute ${short(c.sha)}`, profileDir: "profiles" }
-      );
-    } finally {
-      cost.countS += (Date.now() - t0) / 1e3;
-    }
-    if (record2.failures.length > 0) {
-      throw new UnmeasuredCommit(
-        `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
-      );
-    }
-    const counts = Object.fromEntries(
-      items.map(({ workload: w }) => [
-        w.name,
-        record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
-      ])
-    );
+    const counts = await countCommit(req, { ...deps, probe: probe3 }, items, c, built, clientBinDir, cost);
     await journal.recordCounts(c.sha, counts);
     return counts;
   };
@@ -87390,20 +87723,63 @@ async function runAttribution(req, deps) {
     cost,
     outDir: req.outDir
   });
-  await writeReport(req.outDir, report);
-  return report;
-}
-async function writeReport(outDir, report) {
-  await writeAtomically(path65.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
-`);
-  await writeAtomically(path65.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
-  await writeAtomically(
-    path65.join(outDir, "attribution.md"),
-    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  return writeReport(
+    req.outDir,
+    await attachMovers(report, { ...req, counterKind: counter.kind, fromJournal })
   );
 }
+async function countCommit(req, deps, items, c, built, clientBinDir, cost) {
+  const t0 = Date.now();
+  let record2;
+  try {
+    record2 = await (deps.count ?? countInstructions)(
+      items,
+      {
+        arms: [{ label: short(c.sha), binDir: built.binDir, settings: {}, build: { ...built.record } }],
+        instructionCounter: req.instructionCounter ?? { counter: "auto" },
+        workloads: req.workloads,
+        runDir: countRunDir(req.outDir, c.sha),
+        clientBinDir,
+        ...req.runAs !== void 0 ? { runAs: req.runAs } : {},
+        ...req.tmpDir !== void 0 ? { tmpDir: req.tmpDir } : {},
+        dataChecksums: false
+      },
+      {
+        runner: deps.runner,
+        logger: deps.logger,
+        ...deps.signal ? { signal: deps.signal } : {},
+        probe: deps.probe
+      },
+      // Each commit's own profile, for its culprits' movers (culprit-profiles.ts).
+      { what: `attribute ${short(c.sha)}`, profileDir: COUNT_PROFILE_DIR, armProfiles: true }
+    );
+  } finally {
+    cost.countS += (Date.now() - t0) / 1e3;
+  }
+  if (record2.failures.length > 0) {
+    throw new UnmeasuredCommit(
+      `${short(c.sha)} could not be counted: ${record2.failures.map((f) => `${f.workload}: ${f.reason}`).join("; ")}`
+    );
+  }
+  return Object.fromEntries(
+    items.map(({ workload: w }) => [
+      w.name,
+      record2.samples.filter((s) => s.workload === w.name).map((s) => s.perTx)
+    ])
+  );
+}
+async function writeReport(outDir, report) {
+  await writeAtomically(path66.join(outDir, "attribution.json"), `${JSON.stringify(report, null, 2)}
+`);
+  await writeAtomically(path66.join(outDir, WATERFALL_FILE), renderWaterfallSvg(report));
+  await writeAtomically(
+    path66.join(outDir, "attribution.md"),
+    renderAttributionMarkdown(report, { waterfallImage: WATERFALL_FILE })
+  );
+  return report;
+}
 async function resumeJournal(req, from, items, counter, toolchain, logger) {
-  await mkdir15(req.outDir, { recursive: true });
+  await mkdir16(req.outDir, { recursive: true });
   const journal = await openJournal2(
     req.outDir,
     journalCounting({
@@ -87417,7 +87793,7 @@ async function resumeJournal(req, from, items, counter, toolchain, logger) {
   );
   if (journal.heldAtStart > 0) {
     logger.info(
-      `attribute: ${path65.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
+      `attribute: ${path66.join(req.outDir, JOURNAL_FILE)} holds the counts of ${journal.heldAtStart} commit(s) of an earlier run: they are not counted again`
     );
   }
   return journal;
@@ -87511,7 +87887,7 @@ async function attributeIssueRange({ issue: issue3, target }, options, deps) {
     maxCommits: DEFAULT_MAX_COMMITS,
     ...measure.runAs !== void 0 ? { runAs: measure.runAs } : {},
     ...measure.tmpDir !== void 0 ? { tmpDir: measure.tmpDir } : {},
-    outDir: path66.join(measure.outDir, `attribute-issue-${issue3}`)
+    outDir: path67.join(measure.outDir, `attribute-issue-${issue3}`)
   };
   let report;
   try {
@@ -87544,13 +87920,6 @@ async function attributeIssueRange({ issue: issue3, target }, options, deps) {
   return `attributed: ${report.culprits.length} commit(s) moved the instructions per transaction: ${named}`;
 }
 
-// src/adapters/action/repo-url.ts
-function repoUrlOf(inputs, ctx) {
-  if (inputs.repo === void 0) return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}`;
-  const m = /^(https:\/\/github\.com\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(inputs.repo);
-  return m ? m[1] : void 0;
-}
-
 // src/adapters/action/nightly-mode.ts
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
@@ -87559,23 +87928,23 @@ var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
     const runAs = await resolveRunAs(inputs.runAs, { runner: deps.runner, logger });
     await inspectBinDir(inputs.canaryBinDir, "input 'canary-bin-dir'", { runner: deps.runner, runAs });
   }
-  const { head, commit: commit3 } = nightlyChoice(inputs, ctx, deps);
+  const { head, commit: commit4 } = nightlyChoice(inputs, ctx, deps);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
   if (!store) throw new Error("nightly: no store opened although store/store-branch is set");
-  const resultsFile = path67.join(resultsDir, RESULTS_FILE);
-  const reportFile = path67.join(resultsDir, REPORT_FILE);
+  const resultsFile = path68.join(resultsDir, RESULTS_FILE);
+  const reportFile = path68.join(resultsDir, REPORT_FILE);
   const repoUrl = repoUrlOf(inputs, ctx);
   const repository = `${ctx.owner}/${ctx.repo}`;
   const changePoints = { magnitudePct: inputs.threshold };
   try {
     logger.info(
-      `nightly: measuring ${[commit3.ref, commit3.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
+      `nightly: measuring ${[commit4.ref, commit4.sha?.slice(0, 10)].filter(Boolean).join(" @ ") || "the given install"}`
     );
     const outcome = await runNightlyJob(
       {
         head,
-        commit: commit3,
+        commit: commit4,
         workloads,
         rounds: inputs.rounds,
         durationS: inputs.duration,
@@ -87675,7 +88044,7 @@ function nightlyChoice(inputs, ctx, deps) {
   }
   return nightlyHeadOf(
     {
-      ...inputs.headBinDir ? { binDir: path67.resolve(inputs.headBinDir) } : {},
+      ...inputs.headBinDir ? { binDir: path68.resolve(inputs.headBinDir) } : {},
       ...inputs.headRef ? { ref: inputs.headRef } : {},
       ...ctx.sha ? { event: { name: ctx.eventName, sha: ctx.sha, ...ctx.refName ? { ref: ctx.refName } : {} } } : {},
       source: () => ({
@@ -87694,11 +88063,11 @@ function nightlyChoice(inputs, ctx, deps) {
 }
 
 // src/adapters/action/calibrate-mode.ts
-import path70 from "node:path";
+import path71 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
 import { writeFile as writeFile19 } from "node:fs/promises";
-import path69 from "node:path";
+import path70 from "node:path";
 
 // src/flows/calibrate/calibrate.ts
 init_result_types();
@@ -87800,7 +88169,7 @@ function median3(values) {
 // src/flows/calibrate/drill-workload.ts
 init_regular_file();
 import { writeFile as writeFile18 } from "node:fs/promises";
-import path68 from "node:path";
+import path69 from "node:path";
 var DRILL_SETTING = "pgperf.drill";
 var DRILL_SUFFIX = "-drill";
 function drillArms(binDir) {
@@ -87824,7 +88193,7 @@ function undrillable(w) {
 async function drillWorkload(w, rows, dir) {
   const texts = w.pipeline !== void 0 ? [{ name: "select-only-pipeline", text: pipelinedSelectScript(w.pipeline), weight: 1 }] : w.builtin ? [{ name: w.builtin, text: BUILTIN_SCRIPT_TEXT[w.builtin], weight: 1 }] : await Promise.all(
     (w.scripts ?? []).map(async (s) => ({
-      name: path68.basename(s.file, ".sql"),
+      name: path69.basename(s.file, ".sql"),
       text: await readRegularFile(s.file),
       weight: s.weight
     }))
@@ -87832,7 +88201,7 @@ async function drillWorkload(w, rows, dir) {
   const name = `${w.name}${DRILL_SUFFIX}`;
   const scripts = [];
   for (const [i, t] of texts.entries()) {
-    const file2 = path68.join(dir, `${name}-${i + 1}-${t.name}.sql`);
+    const file2 = path69.join(dir, `${name}-${i + 1}-${t.name}.sql`);
     await writeFile18(file2, withDrill(t.text, rows), { mode: 420 });
     scripts.push({ file: file2, weight: t.weight });
   }
@@ -87948,7 +88317,7 @@ async function runCalibration(options, deps) {
     measured.result = kept;
     if (measured.archived) await deps.keep?.(kept);
   }
-  const calibrationFile = calibrationDir ? path69.join(calibrationDir, CALIBRATION_FILE) : void 0;
+  const calibrationFile = calibrationDir ? path70.join(calibrationDir, CALIBRATION_FILE) : void 0;
   if (calibrationFile) await writeFile19(calibrationFile, `${JSON.stringify(calibration, null, 2)}
 `);
   return {
@@ -88012,10 +88381,10 @@ ${renderCalibrationText(c, record2, skipped)}\`\`\`
 // src/adapters/action/calibrate-mode.ts
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
-  const binDir = path70.resolve(ctx.workspace, inputs.headBinDir);
+  const binDir = path71.resolve(ctx.workspace, inputs.headBinDir);
   const workloads = await loadInputWorkloads(inputs, ctx, deps.actionDir);
   const store = await openInputStore(inputs, ctx.workspace, deps);
-  const resultsFile = path70.join(resultsDir, RESULTS_FILE);
+  const resultsFile = path71.join(resultsDir, RESULTS_FILE);
   try {
     const { calibration, calibrationFile, decision, record: record2, drills } = await runCalibration(
       {
@@ -88037,7 +88406,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
           const run3 = await logger.group(
             aa ? "Calibration (A/A)" : `Calibration (${name})`,
             () => runPipeline(
-              { ...request2, runDir: aa ? resultsDir : path70.join(resultsDir, name) },
+              { ...request2, runDir: aa ? resultsDir : path71.join(resultsDir, name) },
               pipelineDepsOf(deps),
               keep ? store?.archive : void 0
             )
@@ -88055,7 +88424,7 @@ var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
     io.setOutput("false-alarms", String(calibration.falseAlarms));
     io.setOutput("calibration-json", calibrationFile);
     io.setOutput("results-json", resultsFile);
-    const files = { dir: resultsDir, resultsFile, reportFile: path70.join(resultsDir, REPORT_FILE) };
+    const files = { dir: resultsDir, resultsFile, reportFile: path71.join(resultsDir, REPORT_FILE) };
     return publishGate(io, decision, files, (l) => logger.info(l));
   } finally {
     await store?.close();
@@ -88189,6 +88558,11 @@ function wordsOf(d) {
         "Regression accepted",
         `PR #${d.prNumber} at ${short(d.headSha)}: the comment is published again`
       ];
+    case "attribute":
+      return [
+        "Attribution requested",
+        `PR #${d.prNumber}: ${d.from}..${d.to}, ${d.workloads.join(", ")}; the attribute job replies with the report`
+      ];
     default:
       return [
         "Run requested",
@@ -88315,17 +88689,8 @@ async function requestRun(command, c) {
   const wanted = command.kind === "rerun" ? [command.workload] : command.workloads;
   const clients = command.kind === "rerun" ? [command.clients] : command.clients;
   const rounds = command.kind === "run" ? command.rounds : void 0;
-  const named = [];
-  for (const entry of c.workloads.entries) named.push({ entry, name: await c.workloads.nameOf(entry) });
-  const unknown2 = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
-  if (unknown2.length > 0) {
-    c.decided({ command: "invalid" });
-    await c.reply(
-      `unknown workload ${unknown2.map((w) => `\`${escapeMarkdown(w)}\``).join(", ")}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(", ")}.`
-    );
-    return;
-  }
-  const chosen = wanted ? named.filter((n) => wanted.includes(n.name)) : named;
+  const chosen = await chooseWorkloads(wanted, c);
+  if (!chosen) return;
   const baseSha = await c.api.mergeBase(c.pr.baseSha, c.pr.headSha);
   const head = c.pr.headSha;
   const cells = clients ? clients.join(",") : "each workload's client counts";
@@ -88347,6 +88712,19 @@ async function requestRun(command, c) {
     marker: commentMarker(c.stickyId),
     body: (existing) => withPendingNote(existing, note, commentMarker(c.stickyId))
   });
+}
+async function chooseWorkloads(wanted, c) {
+  const named = [];
+  for (const entry of c.workloads.entries) named.push({ entry, name: await c.workloads.nameOf(entry) });
+  const unknown2 = (wanted ?? []).filter((w) => !named.some((n) => n.name === w));
+  if (unknown2.length > 0) {
+    c.decided({ command: "invalid" });
+    await c.reply(
+      `unknown workload ${unknown2.map((w) => `\`${escapeMarkdown(w)}\``).join(", ")}; this workflow runs ${named.map((n) => `\`${n.name}\``).join(", ")}.`
+    );
+    return void 0;
+  }
+  return wanted ? named.filter((n) => wanted.includes(n.name)) : named;
 }
 function withPendingNote(existing, note, marker) {
   if (!existing) return `${marker}
@@ -88372,6 +88750,31 @@ function commandText(command) {
     default:
       return `/pgperf ${command.kind}`;
   }
+}
+
+// src/flows/steer/attribute-command.ts
+async function requestAttribution(command, c) {
+  const problem2 = refNameProblem("'attribute' <from>", command.from) ?? refNameProblem("'attribute' <to>", command.to);
+  if (problem2) {
+    c.logger.info(`attribute: ${problem2}`);
+    c.decided({ command: "invalid" });
+    await c.reply(`${problem2}.`);
+    return;
+  }
+  const chosen = await chooseWorkloads(command.workloads, c);
+  if (!chosen) return;
+  const names = chosen.map((n) => n.name);
+  c.logger.info(`@${c.event.login} asked to attribute ${command.from}..${command.to}: ${names.join(", ")}`);
+  c.decided({
+    command: "attribute",
+    prNumber: c.pr.number,
+    from: command.from,
+    to: command.to,
+    workloads: chosen.map((n) => n.entry)
+  });
+  await c.reply(
+    `attributing ${codeText(command.from)}..${codeText(command.to)} of this repository (${names.map((n) => codeText(n)).join(", ")}): each commit that moved the instructions per transaction, with its change, share and top profile movers. The report follows as a reply when the attribute job ends.`
+  );
 }
 
 // src/flows/steer/pr-command.ts
@@ -88440,12 +88843,13 @@ See docs/pr-commands.md.`);
   }
   const handling = { ...deps, event, pr, reply };
   if (command.kind === "accept") return acceptRegression(command, handling);
+  if (command.kind === "attribute") return requestAttribution(command, handling);
   return requestRun(command, handling);
 }
 
 // src/adapters/action/command-mode.ts
 var runCommandMode = async (inputs, ctx, deps, resultsDir) => {
-  for (const name of ["run", "republish"]) deps.io.setOutput(name, "false");
+  for (const name of ["run", "republish", "attribute"]) deps.io.setOutput(name, "false");
   deps.io.setOutput("command", "");
   if (ctx.eventName !== "issue_comment") {
     throw new UserError(
@@ -88468,6 +88872,15 @@ var runCommandMode = async (inputs, ctx, deps, resultsDir) => {
 };
 function outputsOf(d) {
   if (!("prNumber" in d)) return {};
+  if (d.command === "attribute") {
+    return {
+      attribute: "true",
+      "pr-number": String(d.prNumber),
+      "attribute-from": d.from,
+      "attribute-to": d.to,
+      workloads: d.workloads.join("\n")
+    };
+  }
   const request2 = { "pr-number": String(d.prNumber), "head-sha": d.headSha };
   if (d.command === "accept")
     return { republish: "true", ...request2, "results-run-id": d.resultsRunId ?? "" };
@@ -88505,23 +88918,7 @@ function commentEventOf(ctx) {
 }
 
 // src/adapters/action/attribute-mode.ts
-import path71 from "node:path";
-
-// src/flows/attribute/attribution-gate.ts
-function attributionDecision(r, failOn) {
-  const moved2 = r.workloads.filter((w) => w.endsDiffer);
-  const verdict2 = moved2.some((w) => w.changePerTx > 0) ? "regression" : moved2.some((w) => w.changePerTx < 0) ? "improvement" : "no-change";
-  return flowDecision({
-    flow: "attribute",
-    verdict: verdict2,
-    failOn,
-    lead: `${r.culprits.length} commit${r.culprits.length === 1 ? "" : "s"} named`,
-    detail: `${short(r.from.sha)}..${short(r.to.sha)}: ${r.workloads.map((w) => `${w.workload} ${w.changePct >= 0 ? "+" : ""}${w.changePct.toFixed(2)}% instructions/tx`).join(", ")}`,
-    deciding: r.culprits.map((c) => c.sha)
-  });
-}
-
-// src/adapters/action/attribute-mode.ts
+import path72 from "node:path";
 var runAttributeMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   const request2 = await attributionRequestOf(inputs, ctx, deps.actionDir, deps.cacheDir, resultsDir);
@@ -88533,8 +88930,8 @@ var runAttributeMode = async (inputs, ctx, deps, resultsDir) => {
       ...deps.signal ? { signal: deps.signal } : {}
     })
   );
-  const reportFile = path71.join(resultsDir, "attribution.md");
-  const attributionFile = path71.join(resultsDir, "attribution.json");
+  const reportFile = path72.join(resultsDir, "attribution.md");
+  const attributionFile = path72.join(resultsDir, "attribution.json");
   await io.writeSummary(
     renderAttributionMarkdown(report, { repoUrl: repoUrlOf(inputs, ctx), runUrl: ctx.runUrl })
   );
@@ -88581,7 +88978,7 @@ var MODE_TABLE = {
 async function runAction(inputs, ctx, deps) {
   const mode = MODE_TABLE[inputs.mode];
   deps.logger.debug(`mode ${inputs.mode}: ${mode.does}`);
-  const resultsDir = path72.resolve(ctx.workspace, inputs.resultsDir);
+  const resultsDir = path73.resolve(ctx.workspace, inputs.resultsDir);
   await checkActionDirs(inputs, resultsDir, deps.cacheDir);
   return mode.run(inputs, ctx, deps, resultsDir);
 }
@@ -88776,7 +89173,7 @@ async function run2() {
       owner: ctx.owner,
       repo: ctx.repo
     }) : void 0;
-    const cacheDir = inputs.cacheDir ? path73.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
+    const cacheDir = inputs.cacheDir ? path74.resolve(ctx.workspace, inputs.cacheDir) : defaultCacheDir(process.env, process.getuid?.(), os15.homedir());
     const outcome = await runAction(inputs, ctx, {
       logger: coreLogger,
       runner: nodeProcessRunner,
@@ -88807,7 +89204,7 @@ async function run2() {
         tempDir: process.env.RUNNER_TEMP || os15.tmpdir(),
         ...inputs.storeBranch && inputs.githubToken ? dataBranchRemote(ctx, inputs.githubToken) : {}
       },
-      actionDir: path73.resolve(path73.dirname(fileURLToPath2(import.meta.url)), ".."),
+      actionDir: path74.resolve(path74.dirname(fileURLToPath2(import.meta.url)), ".."),
       signal: controller.signal,
       searchPath: process.env.PATH ?? ""
     });
