@@ -74192,6 +74192,7 @@ var COUNTED_APPLICATION = "pgperf-counted";
 var COUNTED_RUN_LIMIT_S = 180;
 var HEAD_SLOWDOWN_LIMIT = 20;
 var MIN_COUNTED_LIMIT_S = 90;
+var RETRY_FACTOR = 1.5;
 var TooSlowToCount = class extends Error {
 };
 async function runCounted(driver, server, transactions, seed, signal, limitS = COUNTED_RUN_LIMIT_S) {
@@ -74223,7 +74224,7 @@ async function headCountedRun(baseS, attempts) {
     if (!(e instanceof TooSlowToCount) || limitS >= COUNTED_RUN_LIMIT_S) throw e;
     const baseNowS = await attempts.timeBaseNow();
     const retryLimitS = countedRunLimitS(baseNowS);
-    if (retryLimitS <= limitS) throw e;
+    if (retryLimitS < RETRY_FACTOR * limitS) throw e;
     attempts.note(
       `base's run of as many transactions took ${baseNowS.toFixed(1)} s now (${(baseS ?? 0).toFixed(1)} s before): the runner is loaded, so the head's run is retried with a ${retryLimitS.toFixed(0)} s limit`
     );

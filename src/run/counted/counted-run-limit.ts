@@ -23,6 +23,13 @@ const HEAD_SLOWDOWN_LIMIT = 20;
  */
 const MIN_COUNTED_LIMIT_S = 90;
 
+/**
+ * A head past its limit is retried only when base's run, timed again, gives a limit this many times the
+ * first: a runner that got that much slower, not the noise of a loaded one (a head that turns every query
+ * into a sequential scan would otherwise be retried, and cost its limit twice, on any small slowdown).
+ */
+const RETRY_FACTOR = 1.5;
+
 /** A counted run stopped at its limit: the arm's transactions are too slow to count. */
 export class TooSlowToCount extends Error {}
 
@@ -80,8 +87,9 @@ export interface HeadRunAttempts {
 
 /**
  * A head's counted run, limited by base's earlier run of as many transactions (`baseS`). Past its limit,
- * base's run is timed again: when the runner got slower since (the limit from base's run now is larger),
- * the head is retried once with that limit; otherwise the head really is too slow to count.
+ * base's run is timed again: when the runner got much slower since (the limit from base's run now is at
+ * least RETRY_FACTOR times the first), the head is retried once with that limit; otherwise the head really
+ * is too slow to count.
  */
 export async function headCountedRun(baseS: number | undefined, attempts: HeadRunAttempts): Promise<void> {
   const limitS = countedRunLimitS(baseS);
@@ -91,7 +99,7 @@ export async function headCountedRun(baseS: number | undefined, attempts: HeadRu
     if (!(e instanceof TooSlowToCount) || limitS >= COUNTED_RUN_LIMIT_S) throw e;
     const baseNowS = await attempts.timeBaseNow();
     const retryLimitS = countedRunLimitS(baseNowS);
-    if (retryLimitS <= limitS) throw e;
+    if (retryLimitS < RETRY_FACTOR * limitS) throw e;
     attempts.note(
       `base's run of as many transactions took ${baseNowS.toFixed(1)} s now (${(baseS ?? 0).toFixed(1)} s before): the runner is loaded, so the head's run is retried with a ${retryLimitS.toFixed(0)} s limit`,
     );
