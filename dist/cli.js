@@ -92030,10 +92030,11 @@ function compareSamples(base, head, options = {}) {
 // src/flows/compare/value-files.ts
 init_errors();
 import { readFile as readFile20 } from "node:fs/promises";
-function compareValueFiles(baseFile, headFile, options) {
-  return Promise.all([readValues(baseFile, "base"), readValues(headFile, "head")]).then(
-    ([base, head]) => compareSamples(base, head, options)
-  );
+async function compareValueFiles(baseFile, headFile, options) {
+  const [base, head] = await Promise.allSettled([readValues(baseFile, "base"), readValues(headFile, "head")]);
+  if (base.status === "rejected") throw base.reason;
+  if (head.status === "rejected") throw head.reason;
+  return compareSamples(base.value, head.value, options);
 }
 async function readValues(file2, side) {
   let text2;

@@ -9,14 +9,17 @@ import type { SampleComparison } from '../../core/compare/comparison-types.js';
 import { readFile } from 'node:fs/promises';
 import { UserError, errorMessage } from '../../core/util/errors.js';
 
-export function compareValueFiles(
+export async function compareValueFiles(
   baseFile: string,
   headFile: string,
   options: { alpha: number; thresholdPct: number },
 ): Promise<SampleComparison> {
-  return Promise.all([readValues(baseFile, 'base'), readValues(headFile, 'head')]).then(([base, head]) =>
-    compareSamples(base, head, options),
-  );
+  // Read side by side (two pipes may each wait for the other's reader), refused in a fixed order: base's
+  // problem first when both have one, whichever read ends first.
+  const [base, head] = await Promise.allSettled([readValues(baseFile, 'base'), readValues(headFile, 'head')]);
+  if (base.status === 'rejected') throw base.reason;
+  if (head.status === 'rejected') throw head.reason;
+  return compareSamples(base.value, head.value, options);
 }
 
 /**
