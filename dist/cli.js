@@ -66955,6 +66955,14 @@ async function disassembled(base, head, options) {
     await temp.remove();
   }
 }
+async function compiledCodeComparer(options, deps, labels) {
+  const runAs = await resolveRunAs(options.runAs, deps);
+  return (older, newer) => compareCompiledCode(
+    { label: labels[0], binDir: older.binDir },
+    { label: labels[1], binDir: newer.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: options.tmpDir }
+  );
+}
 
 // src/postgres/instructions/counter.ts
 init_errors();
@@ -71374,7 +71382,7 @@ async function runAttribution(req, deps) {
     }
     return b;
   };
-  const compare2 = deps.compareCode ?? await defaultCompare(req, deps);
+  const compare2 = deps.compareCode ?? await compiledCodeComparer(req, deps, ["older", "newer"]);
   let clientBinDir;
   const fromJournal = /* @__PURE__ */ new Set();
   const measure = async (c) => {
@@ -71578,14 +71586,6 @@ function defaultSameSource(req, deps) {
       return false;
     }
   };
-}
-async function defaultCompare(req, deps) {
-  const runAs = await resolveRunAs(req.runAs, deps);
-  return (a, b) => compareCompiledCode(
-    { label: "older", binDir: a.binDir },
-    { label: "newer", binDir: b.binDir },
-    { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir }
-  );
 }
 
 // src/drivers/load-workload.ts
@@ -90448,7 +90448,7 @@ async function runBackfill(request2, deps) {
   const total2 = commits2.length;
   logger.info(backfillPlanLine(request2.count, headSha, selection));
   const outcome = { measured: [], skipped: [] };
-  const compare2 = deps.compareCode ?? await defaultCompare2(request2, deps);
+  const compare2 = deps.compareCode ?? await compiledCodeComparer(request2, deps, ["parent", "commit"]);
   const started = now();
   let parent;
   for (const [i, commit3] of commits2.entries()) {
@@ -90532,14 +90532,6 @@ async function buildCommit2(build, sha, deps) {
   const arm2 = arms2.find((a) => a.label === "head");
   if (!arm2) throw new Error(`the build of ${short(sha)} gave no head arm`);
   return arm2;
-}
-async function defaultCompare2(request2, deps) {
-  const runAs = await resolveRunAs(request2.runAs, deps);
-  return (parent, commit3) => compareCompiledCode(
-    { label: "parent", binDir: parent.binDir },
-    { label: "commit", binDir: commit3.binDir },
-    { install: { runner: deps.runner, runAs }, tmpDir: request2.tmpDir }
-  );
 }
 
 // src/flows/nightly/nightly-flow.ts

@@ -75193,6 +75193,14 @@ async function disassembled(base, head, options) {
     await temp.remove();
   }
 }
+async function compiledCodeComparer(options, deps, labels) {
+  const runAs = await resolveRunAs(options.runAs, deps);
+  return (older, newer) => compareCompiledCode(
+    { label: labels[0], binDir: older.binDir },
+    { label: labels[1], binDir: newer.binDir },
+    { install: { runner: deps.runner, runAs }, tmpDir: options.tmpDir }
+  );
+}
 
 // src/flows/compare/pipeline/pipeline.ts
 init_unchanged_heads();
@@ -79261,7 +79269,7 @@ async function runBackfill(request2, deps) {
   const total2 = commits2.length;
   logger.info(backfillPlanLine(request2.count, headSha, selection));
   const outcome = { measured: [], skipped: [] };
-  const compare2 = deps.compareCode ?? await defaultCompare(request2, deps);
+  const compare2 = deps.compareCode ?? await compiledCodeComparer(request2, deps, ["parent", "commit"]);
   const started = now();
   let parent;
   for (const [i, commit4] of commits2.entries()) {
@@ -79345,14 +79353,6 @@ async function buildCommit(build, sha, deps) {
   const arm2 = arms2.find((a) => a.label === "head");
   if (!arm2) throw new Error(`the build of ${short(sha)} gave no head arm`);
   return arm2;
-}
-async function defaultCompare(request2, deps) {
-  const runAs = await resolveRunAs(request2.runAs, deps);
-  return (parent, commit4) => compareCompiledCode(
-    { label: "parent", binDir: parent.binDir },
-    { label: "commit", binDir: commit4.binDir },
-    { install: { runner: deps.runner, runAs }, tmpDir: request2.tmpDir }
-  );
 }
 
 // src/flows/nightly/nightly-flow.ts
@@ -87655,7 +87655,7 @@ async function runAttribution(req, deps) {
     }
     return b;
   };
-  const compare2 = deps.compareCode ?? await defaultCompare2(req, deps);
+  const compare2 = deps.compareCode ?? await compiledCodeComparer(req, deps, ["older", "newer"]);
   let clientBinDir;
   const fromJournal = /* @__PURE__ */ new Set();
   const measure = async (c) => {
@@ -87859,14 +87859,6 @@ function defaultSameSource(req, deps) {
       return false;
     }
   };
-}
-async function defaultCompare2(req, deps) {
-  const runAs = await resolveRunAs(req.runAs, deps);
-  return (a, b) => compareCompiledCode(
-    { label: "older", binDir: a.binDir },
-    { label: "newer", binDir: b.binDir },
-    { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir }
-  );
 }
 
 // src/flows/attribute/issue-attribution.ts

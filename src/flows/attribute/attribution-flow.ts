@@ -38,10 +38,9 @@ import { writeAtomically } from '../../machine/os/atomic-write.js';
 import type { ProcessRunner } from '../../machine/os/process.js';
 import type { BuildDeps, BuiltInstall } from '../../postgres/builds/build-record.js';
 import { buildPostgres } from '../../postgres/builds/build.js';
-import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
+import { compiledCodeComparer } from '../../postgres/builds/compiled-code.js';
 import type { RepoSpec } from '../../postgres/builds/source.js';
 import { detectToolchain, type Toolchain } from '../../postgres/builds/toolchain.js';
-import { resolveRunAs } from '../../postgres/cluster/run-as.js';
 import {
   chooseCounter,
   probeCounters,
@@ -225,7 +224,7 @@ export async function runAttribution(
     }
     return b;
   };
-  const compare = deps.compareCode ?? (await defaultCompare(req, deps));
+  const compare = deps.compareCode ?? (await compiledCodeComparer(req, deps, ['older', 'newer']));
   let clientBinDir: string | undefined;
 
   const fromJournal = new Set<string>();
@@ -487,18 +486,4 @@ function defaultSameSource(
       return false;
     }
   };
-}
-
-/** compareCompiledCode as the pipeline runs it: objdump as the run-as user. */
-async function defaultCompare(
-  req: Pick<AttributionRequest, 'runAs' | 'tmpDir'>,
-  deps: Pick<AttributionDeps, 'runner' | 'logger' | 'signal'>,
-): Promise<(a: BuiltInstall, b: BuiltInstall) => Promise<CompiledCodeComparison>> {
-  const runAs = await resolveRunAs(req.runAs, deps);
-  return (a, b) =>
-    compareCompiledCode(
-      { label: 'older', binDir: a.binDir },
-      { label: 'newer', binDir: b.binDir },
-      { install: { runner: deps.runner, runAs }, tmpDir: req.tmpDir },
-    );
 }

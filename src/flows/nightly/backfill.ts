@@ -18,9 +18,8 @@
 import path from 'node:path';
 import type { ComparisonRequest } from '../../postgres/builds/build-pair.js';
 import { cacheLayout } from '../../postgres/builds/cache.js';
-import { compareCompiledCode } from '../../postgres/builds/compiled-code.js';
+import { compiledCodeComparer } from '../../postgres/builds/compiled-code.js';
 import { SourceMirror, type FirstParentCommit } from '../../postgres/builds/source.js';
-import { resolveRunAs } from '../../postgres/cluster/run-as.js';
 import { BACKFILL_COMMITS, rangeText } from '../../core/bounds.js';
 import { short } from '../../core/util/commit-id.js';
 import { formatDuration } from '../../core/util/duration.js';
@@ -153,7 +152,7 @@ export async function runBackfill(request: BackfillRequest, deps: BackfillDeps):
   const total = commits.length;
   logger.info(backfillPlanLine(request.count, headSha, selection));
   const outcome: BackfillOutcome = { measured: [], skipped: [] };
-  const compare = deps.compareCode ?? (await defaultCompare(request, deps));
+  const compare = deps.compareCode ?? (await compiledCodeComparer(request, deps, ['parent', 'commit']));
   const started = now();
   let parent: { sha: string; arm: ArmSpec } | undefined;
   for (const [i, commit] of commits.entries()) {
@@ -256,18 +255,4 @@ async function buildCommit(build: ComparisonRequest, sha: string, deps: Backfill
   const arm = arms.find((a) => a.label === 'head');
   if (!arm) throw new Error(`the build of ${short(sha)} gave no head arm`);
   return arm;
-}
-
-/** compareCompiledCode as the pipeline runs it: objdump as the run-as user. */
-async function defaultCompare(
-  request: Pick<BackfillRequest, 'runAs' | 'tmpDir'>,
-  deps: Pick<BackfillDeps, 'runner' | 'logger' | 'signal'>,
-): Promise<(parent: ArmSpec, commit: ArmSpec) => Promise<CompiledCodeComparison>> {
-  const runAs = await resolveRunAs(request.runAs, deps);
-  return (parent, commit) =>
-    compareCompiledCode(
-      { label: 'parent', binDir: parent.binDir },
-      { label: 'commit', binDir: commit.binDir },
-      { install: { runner: deps.runner, runAs }, tmpDir: request.tmpDir },
-    );
 }

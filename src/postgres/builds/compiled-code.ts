@@ -21,6 +21,7 @@ import type { CompiledCodeComparison } from '../../core/results/result-types.js'
 import { makeTempDir } from '../../machine/os/cleanup.js';
 import { readRegularFileBytes } from '../../machine/os/regular-file.js';
 import { installRunner, type InstallDeps } from '../cluster/install-runner.js';
+import { resolveRunAs } from '../cluster/run-as.js';
 import { addressOf, fingerprints, isX86_64, type Fingerprint, type FunctionRange } from './disassembly.js';
 import { elfFunctions, isElf64, withoutBuildId, type ElfFunction } from './elf.js';
 import { installFiles, type InstallFile } from './install-files.js';
@@ -288,4 +289,22 @@ async function disassembled(
   } finally {
     await temp.remove();
   }
+}
+
+/**
+ * compareCompiledCode as the pipeline runs it (objdump as the run-as user, resolved once), for a flow that
+ * compares many pairs of installs (attribution, backfill); `labels` name the older and the newer install.
+ */
+export async function compiledCodeComparer(
+  options: { runAs?: string | undefined; tmpDir?: string | undefined },
+  deps: Parameters<typeof resolveRunAs>[1],
+  labels: readonly [older: string, newer: string],
+): Promise<(older: { binDir: string }, newer: { binDir: string }) => Promise<CompiledCodeComparison>> {
+  const runAs = await resolveRunAs(options.runAs, deps);
+  return (older, newer) =>
+    compareCompiledCode(
+      { label: labels[0], binDir: older.binDir },
+      { label: labels[1], binDir: newer.binDir },
+      { install: { runner: deps.runner, runAs }, tmpDir: options.tmpDir },
+    );
 }
