@@ -81152,10 +81152,10 @@ async function buildArms(request2, deps) {
   return [arm2("base", built.base), arm2("head", built.head)];
 }
 
-// src/adapters/action/run-action.ts
+// src/adapters/action/modes/run-action.ts
 import path73 from "node:path";
 
-// src/adapters/action/benchmark-mode.ts
+// src/adapters/action/modes/benchmark-mode.ts
 init_errors();
 import path54 from "node:path";
 
@@ -85037,7 +85037,7 @@ function inputLookup(workspace, actionDir) {
   return { what: "input 'workloads'", baseDir: workspace, workloadsDir: path53.join(actionDir, "workloads") };
 }
 
-// src/adapters/action/benchmark-mode.ts
+// src/adapters/action/modes/benchmark-mode.ts
 var INPUT_NAMES = {
   maxRounds: "input 'max-rounds'",
   timeBudget: "input 'time-budget'",
@@ -85186,7 +85186,7 @@ async function armSource(commits2, inputs, ctx, deps) {
   );
 }
 
-// src/adapters/action/comment-mode.ts
+// src/adapters/action/modes/comment-mode.ts
 import { stat as stat13 } from "node:fs/promises";
 import path55 from "node:path";
 init_read_results();
@@ -85363,7 +85363,7 @@ function attributionReplyText(r, options = {}) {
   return `${kept.join("\n")}${note}`;
 }
 
-// src/adapters/action/attribution-reply.ts
+// src/adapters/action/modes/attribution-reply.ts
 init_errors();
 
 // src/flows/attribute/attribution-gate.ts
@@ -85480,7 +85480,7 @@ function repoUrlOf(inputs, ctx) {
   return m ? m[1] : void 0;
 }
 
-// src/adapters/action/attribution-reply.ts
+// src/adapters/action/modes/attribution-reply.ts
 async function replyWithAttribution(file2, ...[inputs, ctx, deps, resultsDir]) {
   const pr = vouchedEventOf(ctx).commentOnPr;
   if (ctx.eventName !== "issue_comment" || pr === void 0) {
@@ -85503,7 +85503,7 @@ async function replyWithAttribution(file2, ...[inputs, ctx, deps, resultsDir]) {
   return publishGate(deps.io, attributionDecision(report, inputs.failOn), files, (l) => deps.logger.info(l));
 }
 
-// src/adapters/action/comment-mode.ts
+// src/adapters/action/modes/comment-mode.ts
 var isFile = (file2) => stat13(file2).then(
   (s) => s.isFile(),
   () => false
@@ -86188,7 +86188,7 @@ async function publishConsolidation(shards, publishing, side, deps) {
   return { decision, resultsFile: resultsFiles[0], reportFile };
 }
 
-// src/adapters/action/consolidate-mode.ts
+// src/adapters/action/modes/consolidate-mode.ts
 var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   const target = await eventTarget(vouchedEventOf(ctx), inputs.prNumber, deps.api, "mode consolidate");
   deps.logger.info(`consolidate mode: publishing for ${target.basis}`);
@@ -86202,7 +86202,7 @@ var runConsolidate = async (inputs, ctx, deps, resultsDir) => {
   return outcomeOf(published.decision, published.resultsFile, published.reportFile);
 };
 
-// src/adapters/action/nightly-mode.ts
+// src/adapters/action/modes/nightly-mode.ts
 import path68 from "node:path";
 
 // src/flows/nightly/publish-site.ts
@@ -86240,7 +86240,7 @@ async function publishSiteOnBranch(store, options, deps) {
   };
 }
 
-// src/adapters/action/nightly-mode.ts
+// src/adapters/action/modes/nightly-mode.ts
 init_errors();
 
 // src/flows/nightly/nightly-head.ts
@@ -87913,7 +87913,7 @@ async function attributeIssueRange({ issue: issue3, target }, options, deps) {
   return `attributed: ${report.culprits.length} commit(s) moved the instructions per transaction: ${named}`;
 }
 
-// src/adapters/action/nightly-mode.ts
+// src/adapters/action/modes/nightly-mode.ts
 var runNightlyMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;
   storeAccess(inputs, deps);
@@ -88055,7 +88055,7 @@ function nightlyChoice(inputs, ctx, deps) {
   );
 }
 
-// src/adapters/action/calibrate-mode.ts
+// src/adapters/action/modes/calibrate-mode.ts
 import path71 from "node:path";
 
 // src/flows/calibrate/calibrate-job.ts
@@ -88371,7 +88371,7 @@ ${renderCalibrationText(c, record2, skipped)}\`\`\`
 `;
 }
 
-// src/adapters/action/calibrate-mode.ts
+// src/adapters/action/modes/calibrate-mode.ts
 var runCalibrateMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   const binDir = path71.resolve(ctx.workspace, inputs.headBinDir);
@@ -88473,7 +88473,7 @@ function bisectDecision(outcome, failOn) {
   });
 }
 
-// src/adapters/action/bisect-mode.ts
+// src/adapters/action/modes/bisect-mode.ts
 var runBisectMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
   const skip = bisectSkipReason(ctx.eventName, ctx.payload);
@@ -88522,7 +88522,7 @@ function bisectJob(inputs, ctx, deps) {
   return chooseBisectJob({ eventName, issue: payload.issue, ...refs, workloads }, deps.api);
 }
 
-// src/adapters/action/command-mode.ts
+// src/adapters/action/modes/command-mode.ts
 init_errors();
 
 // src/flows/steer/command-decision.ts
@@ -88840,7 +88840,7 @@ See docs/pr-commands.md.`);
   return requestRun(command, handling);
 }
 
-// src/adapters/action/command-mode.ts
+// src/adapters/action/modes/command-mode.ts
 var runCommandMode = async (inputs, ctx, deps, resultsDir) => {
   for (const name of ["run", "republish", "attribute"]) deps.io.setOutput(name, "false");
   deps.io.setOutput("command", "");
@@ -88910,7 +88910,7 @@ function commentEventOf(ctx) {
   };
 }
 
-// src/adapters/action/attribute-mode.ts
+// src/adapters/action/modes/attribute-mode.ts
 import path72 from "node:path";
 var runAttributeMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
@@ -88951,7 +88951,7 @@ async function attributionRequestOf(inputs, ctx, actionDir, cacheDir, resultsDir
   };
 }
 
-// src/adapters/action/run-action.ts
+// src/adapters/action/modes/run-action.ts
 var MODE_TABLE = {
   benchmark: { does: "build, run, decide and publish (a shard publishes its part)", run: runBenchmarkMode },
   comment: { does: "publish an earlier benchmark job's results (fork PRs)", run: runCommentMode },

@@ -82,6 +82,7 @@ export const STOREYS = [
       'steer',
     ],
   },
-  // The command line and the GitHub Action: parse, call a flow, render.
-  { name: 'adapters', folders: ['cli', 'cli/commands', 'action'] },
+  // The command line and the GitHub Action: parse, call a flow, render. ('action': inputs, context, the
+  // gate and publishing every mode shares; 'action/modes': one file per mode, and run-action choosing one.)
+  { name: 'adapters', folders: ['cli', 'cli/commands', 'action', 'action/modes'] },
 ];

@@ -1,6 +1,6 @@
 /**
  * GitHub Action adapter: the only place that reads inputs and the runner's environment, and the only
- * user of @actions/core. Everything else is adapters/action/run-action.ts, which chooses the mode; each
+ * user of @actions/core. Everything else is adapters/action/modes/run-action.ts, which chooses the mode; each
  * mode calls a flow of src/flows/.
  */
 import os from 'node:os';
@@ -10,7 +10,7 @@ import * as core from '@actions/core';
 import { readContext } from './adapters/action/context.js';
 import { parseInputs } from './adapters/action/inputs.js';
 import { buildArms } from './flows/compare/pipeline/build-stage.js';
-import { runAction } from './adapters/action/run-action.js';
+import { runAction } from './adapters/action/modes/run-action.js';
 import { defaultCacheDir } from './postgres/builds/cache.js';
 import { runCleanups } from './machine/os/cleanup.js';
 import { secretsToMask } from './machine/os/child-env.js';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAction } from '../../src/adapters/action/run-action.js';
+import { runAction } from '../../src/adapters/action/modes/run-action.js';
 import { openStore } from '../../src/store/open/open-store.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';

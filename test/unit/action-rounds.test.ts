@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAction } from '../../src/adapters/action/run-action.js';
+import { runAction } from '../../src/adapters/action/modes/run-action.js';
 import { memoryLogger } from '../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../src/machine/os/process.js';
 import { actionContext } from '../helpers/action-events.js';

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RUN_FLAG_NAMES, armOptionsOf, type BuildArmFlags } from '../../src/adapters/cli/commands/run.js';
 import { buildArmRefs } from '../../src/flows/compare/options/arm-source.js';
 import type { ArmFlag } from '../../src/adapters/cli/flag-parsers.js';
-import { runAction } from '../../src/adapters/action/run-action.js';
+import { runAction } from '../../src/adapters/action/modes/run-action.js';
 import type { ComparisonRequest } from '../../src/postgres/builds/build-pair.js';
 import { CFBOT_REPO, commitfestEntryOf } from '../../src/postgres/builds/commitfest.js';
 import { resultsSchema } from '../../src/core/results/results-schema.js';

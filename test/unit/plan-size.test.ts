@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as runActionEntry } from '../../src/action.js';
-import { INPUT_NAMES } from '../../src/adapters/action/benchmark-mode.js';
+import { INPUT_NAMES } from '../../src/adapters/action/modes/benchmark-mode.js';
 import { RUN_FLAG_NAMES } from '../../src/adapters/cli/commands/run.js';
 import { PLANNED_RUNS, PLANNED_SECONDS } from '../../src/core/bounds.js';
 import { parseWorkload, parseWorkloads } from '../../src/drivers/load-workload.js';

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAction } from '../../src/adapters/action/run-action.js';
+import { runAction } from '../../src/adapters/action/modes/run-action.js';
 import type { ActionContext } from '../../src/adapters/action/context.js';
 import { KNOWN_FIELDS } from '../../src/core/results/check-results.js';
 import type { RunResult } from '../../src/core/results/result-types.js';

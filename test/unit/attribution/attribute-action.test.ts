@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attributionRequestOf } from '../../../src/adapters/action/attribute-mode.js';
+import { attributionRequestOf } from '../../../src/adapters/action/modes/attribute-mode.js';
 import { attributionDecision } from '../../../src/flows/attribute/attribution-gate.js';
 import { runAttribution } from '../../../src/flows/attribute/attribution-flow.js';
 import { actionContext, scheduleEvent } from '../../helpers/action-events.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES } from '../../../src/adapters/action/benchmark-mode.js';
+import { INPUT_NAMES } from '../../../src/adapters/action/modes/benchmark-mode.js';
 import { runIdSeedOf } from '../../../src/adapters/action/shard-job.js';
 import { RUN_FLAG_NAMES } from '../../../src/adapters/cli/commands/run.js';
 import { parseWorkload } from '../../../src/drivers/load-workload.js';

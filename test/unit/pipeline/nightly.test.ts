@@ -30,7 +30,7 @@ import { WORKLOAD, noisyHistory } from '../history/noisy-history.js';
 import { OTHER, twoWorkloads } from '../history/two-workloads.js';
 import { parseBisectMarker } from '../../../src/core/history/bisect-marker.js';
 import type { BisectionRequest } from '../../../src/core/report/nightly/regression-event.js';
-import { runAction } from '../../../src/adapters/action/run-action.js';
+import { runAction } from '../../../src/adapters/action/modes/run-action.js';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
 import { parseActionInputs } from '../../helpers/action-inputs.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionContext } from '../../../src/adapters/action/context.js';
 import { REFUSAL_MARKER } from '../../../src/flows/steer/refusal-replies.js';
-import { runAction } from '../../../src/adapters/action/run-action.js';
+import { runAction } from '../../../src/adapters/action/modes/run-action.js';
 import { memoryLogger } from '../../../src/core/util/logger.js';
 import { nodeProcessRunner } from '../../../src/machine/os/process.js';
 import { parseActionInputs } from '../../helpers/action-inputs.js';

@@ -5,13 +5,13 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { analyse } from '../../core/compare/analysis/recorded-analysis.js';
-import { RESULTS_FILE } from '../../flows/compare/pipeline/pipeline.js';
-import { commentTarget } from '../../flows/publish/publish-target.js';
-import { readResults } from '../../store/read-results.js';
-import type { ActionMode } from './action-deps.js';
-import { publishComparison } from './publish-comparison.js';
-import { vouchedEventOf } from './trusted-target.js';
+import { analyse } from '../../../core/compare/analysis/recorded-analysis.js';
+import { RESULTS_FILE } from '../../../flows/compare/pipeline/pipeline.js';
+import { commentTarget } from '../../../flows/publish/publish-target.js';
+import { readResults } from '../../../store/read-results.js';
+import type { ActionMode } from '../action-deps.js';
+import { publishComparison } from '../publish-comparison.js';
+import { vouchedEventOf } from '../trusted-target.js';
 import { replyWithAttribution } from './attribution-reply.js';
 
 const isFile = (file: string) =>

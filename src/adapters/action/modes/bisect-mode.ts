@@ -4,23 +4,23 @@
  * base-ref (good), head-ref (bad), one workload and clients (bisect-source.ts). Here: the inputs and the
  * event read into the flow's values, the job summary, the outputs and the gate.
  */
-import type { BisectJob, JobWorkloads } from '../../flows/bisect/bisect-source.js';
-import { bisectDecision, bisectSkipped } from '../../flows/bisect/bisect-gate.js';
-import { bisectSkipReason } from '../../flows/bisect/issue-bisection.js';
+import type { BisectJob, JobWorkloads } from '../../../flows/bisect/bisect-source.js';
+import { bisectDecision, bisectSkipped } from '../../../flows/bisect/bisect-gate.js';
+import { bisectSkipReason } from '../../../flows/bisect/issue-bisection.js';
 import {
   announceBisection,
   bisectFilesIn,
   bisectJobToFiles,
   chooseBisectJob,
-} from '../../flows/bisect/bisect-action-job.js';
-import type { ActionDeps, ActionMode } from './action-deps.js';
-import { sourceRepoOf } from './source-repo.js';
-import type { ActionContext } from './context.js';
-import { publishGate } from './gate.js';
-import type { ActionInputs } from './inputs.js';
-import { repoUrlOf } from './repo-url.js';
-import { openInputStore } from './store-setup.js';
-import { loadInputWorkloads, workloadPath } from './workloads.js';
+} from '../../../flows/bisect/bisect-action-job.js';
+import type { ActionDeps, ActionMode } from '../action-deps.js';
+import { sourceRepoOf } from '../source-repo.js';
+import type { ActionContext } from '../context.js';
+import { publishGate } from '../gate.js';
+import type { ActionInputs } from '../inputs.js';
+import { repoUrlOf } from '../repo-url.js';
+import { openInputStore } from '../store-setup.js';
+import { loadInputWorkloads, workloadPath } from '../workloads.js';
 
 export const runBisectMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;

@@ -7,23 +7,23 @@
  * (nightlyDecision); a run that did not finish or was not saved fails it unless `never`.
  */
 import path from 'node:path';
-import { publishSiteOnBranch } from '../../flows/nightly/publish-site.js';
-import { concludeNight, runNightlyJob } from '../../flows/nightly/nightly-job.js';
-import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
-import { UserError } from '../../core/util/errors.js';
-import { inspectBinDir } from '../../postgres/cluster/cluster.js';
-import { resolveRunAs } from '../../postgres/cluster/run-as.js';
-import { sourceRepoOf } from './source-repo.js';
-import { nightlyHeadOf, type NightlyChoice } from '../../flows/nightly/nightly-head.js';
-import type { ActionContext } from './context.js';
-import type { ActionInputs } from './inputs.js';
-import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { loadInputWorkloads, workloadPath } from './workloads.js';
-import type { AutoBisectorOptions } from '../../flows/bisect/auto-bisection.js';
-import { autoAttributorThenBisector } from '../../flows/attribute/issue-attribution.js';
-import { openInputStore, storeAccess } from './store-setup.js';
-import { repoUrlOf } from './repo-url.js';
-import { publishGate } from './gate.js';
+import { publishSiteOnBranch } from '../../../flows/nightly/publish-site.js';
+import { concludeNight, runNightlyJob } from '../../../flows/nightly/nightly-job.js';
+import { RESULTS_FILE, logArchive, runPipeline } from '../../../flows/compare/pipeline/pipeline.js';
+import { UserError } from '../../../core/util/errors.js';
+import { inspectBinDir } from '../../../postgres/cluster/cluster.js';
+import { resolveRunAs } from '../../../postgres/cluster/run-as.js';
+import { sourceRepoOf } from '../source-repo.js';
+import { nightlyHeadOf, type NightlyChoice } from '../../../flows/nightly/nightly-head.js';
+import type { ActionContext } from '../context.js';
+import type { ActionInputs } from '../inputs.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from '../action-deps.js';
+import { loadInputWorkloads, workloadPath } from '../workloads.js';
+import type { AutoBisectorOptions } from '../../../flows/bisect/auto-bisection.js';
+import { autoAttributorThenBisector } from '../../../flows/attribute/issue-attribution.js';
+import { openInputStore, storeAccess } from '../store-setup.js';
+import { repoUrlOf } from '../repo-url.js';
+import { publishGate } from '../gate.js';
 
 export const runNightlyMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io, api } = deps;

@@ -5,23 +5,27 @@
  * shard of a matrix, its part (shard-job.ts).
  */
 import path from 'node:path';
-import { UserError } from '../../core/util/errors.js';
-import { armSourceOf, type ArmNames } from '../../flows/compare/options/arm-source.js';
-import { commitfestCommits, describeCommit } from '../../flows/compare/options/commit-choice.js';
-import { comparisonOf, type ComparisonNames } from '../../flows/compare/options/comparison-options.js';
-import { runComparison } from '../../flows/compare/compare-flow.js';
-import { logArchive, type ArmSource, type PipelineOutcome } from '../../flows/compare/pipeline/pipeline.js';
-import { DEFAULT_SENTINEL_ROUNDS } from '../../flows/compare/baseline/stored-baseline.js';
-import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from './action-deps.js';
-import { workflowRepoUrl } from './source-repo.js';
-import { chooseCommits, type ActionContext } from './context.js';
-import type { Commits } from '../../flows/compare/options/commit-choice.js';
-import type { ActionInputs } from './inputs.js';
-import { publishComparison } from './publish-comparison.js';
-import { publishShard, runIdSeedOf } from './shard-job.js';
-import { openInputStore } from './store-setup.js';
-import { benchmarkTarget } from './trusted-target.js';
-import { loadInputWorkloads } from './workloads.js';
+import { UserError } from '../../../core/util/errors.js';
+import { armSourceOf, type ArmNames } from '../../../flows/compare/options/arm-source.js';
+import { commitfestCommits, describeCommit } from '../../../flows/compare/options/commit-choice.js';
+import { comparisonOf, type ComparisonNames } from '../../../flows/compare/options/comparison-options.js';
+import { runComparison } from '../../../flows/compare/compare-flow.js';
+import {
+  logArchive,
+  type ArmSource,
+  type PipelineOutcome,
+} from '../../../flows/compare/pipeline/pipeline.js';
+import { DEFAULT_SENTINEL_ROUNDS } from '../../../flows/compare/baseline/stored-baseline.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionDeps, type ActionMode } from '../action-deps.js';
+import { workflowRepoUrl } from '../source-repo.js';
+import { chooseCommits, type ActionContext } from '../context.js';
+import type { Commits } from '../../../flows/compare/options/commit-choice.js';
+import type { ActionInputs } from '../inputs.js';
+import { publishComparison } from '../publish-comparison.js';
+import { publishShard, runIdSeedOf } from '../shard-job.js';
+import { openInputStore } from '../store-setup.js';
+import { benchmarkTarget } from '../trusted-target.js';
+import { loadInputWorkloads } from '../workloads.js';
 
 /**
  * How the Action spells the options the comparison's and the arms' checks name (it has no schedule,

@@ -4,16 +4,16 @@
  * results-dir and the store, waiting up to wait-timeout; publish-consolidated.ts judges and publishes).
  * The PR and the commit come from the event (publish-target.ts), never from the results.
  */
-import { eventTarget } from '../../flows/publish/publish-target.js';
-import { collectShards } from '../../flows/consolidate/collect-shards.js';
-import { publishConsolidation } from '../../flows/consolidate/publish-consolidated.js';
-import type { ActionMode } from './action-deps.js';
-import { outcomeOf, outputSide } from './gate.js';
-import { publishingOf } from './publish-comparison.js';
-import { sharedSeedOf } from '../../flows/compare/options/shard-seed.js';
-import { runIdSeedOf } from './shard-job.js';
-import { openInputStore, storeAccess } from './store-setup.js';
-import { vouchedEventOf } from './trusted-target.js';
+import { eventTarget } from '../../../flows/publish/publish-target.js';
+import { collectShards } from '../../../flows/consolidate/collect-shards.js';
+import { publishConsolidation } from '../../../flows/consolidate/publish-consolidated.js';
+import type { ActionMode } from '../action-deps.js';
+import { outcomeOf, outputSide } from '../gate.js';
+import { publishingOf } from '../publish-comparison.js';
+import { sharedSeedOf } from '../../../flows/compare/options/shard-seed.js';
+import { runIdSeedOf } from '../shard-job.js';
+import { openInputStore, storeAccess } from '../store-setup.js';
+import { vouchedEventOf } from '../trusted-target.js';
 
 export const runConsolidate: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const target = await eventTarget(vouchedEventOf(ctx), inputs.prNumber, deps.api, 'mode consolidate');

@@ -4,14 +4,14 @@
  * whatever the refs named) rendered as markdown with the text waterfall and posted on the PR the comment
  * event is on (GitHub's word, never the artifact's). This job runs nothing of the range.
  */
-import { attributionReplyText } from '../../core/report/attribution/attribution-reply.js';
-import { UserError } from '../../core/util/errors.js';
-import { attributionDecision } from '../../flows/attribute/attribution-gate.js';
-import { readAttributionReport } from '../../flows/attribute/read-attribution.js';
-import type { ActionMode } from './action-deps.js';
-import { publishGate } from './gate.js';
-import { repoUrlOf } from './repo-url.js';
-import { vouchedEventOf } from './trusted-target.js';
+import { attributionReplyText } from '../../../core/report/attribution/attribution-reply.js';
+import { UserError } from '../../../core/util/errors.js';
+import { attributionDecision } from '../../../flows/attribute/attribution-gate.js';
+import { readAttributionReport } from '../../../flows/attribute/read-attribution.js';
+import type { ActionMode } from '../action-deps.js';
+import { publishGate } from '../gate.js';
+import { repoUrlOf } from '../repo-url.js';
+import { vouchedEventOf } from '../trusted-target.js';
 
 /** The reply from `file` (results-dir/attribution.json); the arguments are mode comment's. */
 export async function replyWithAttribution(

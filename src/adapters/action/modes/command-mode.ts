@@ -3,14 +3,14 @@
  * steer flow (src/flows/steer/pr-command.ts); its decision becomes the outputs a benchmark or comment job
  * reads.
  */
-import { UserError } from '../../core/util/errors.js';
-import { commandDecision } from '../../flows/steer/command-decision.js';
-import { publishGate } from './gate.js';
-import { handlePrCommand } from '../../flows/steer/pr-command.js';
-import type { CommandDecision, CommentEvent } from '../../flows/steer/pr-command-types.js';
-import type { ActionMode } from './action-deps.js';
-import type { ActionContext } from './context.js';
-import { loadInputWorkloads } from './workloads.js';
+import { UserError } from '../../../core/util/errors.js';
+import { commandDecision } from '../../../flows/steer/command-decision.js';
+import { publishGate } from '../gate.js';
+import { handlePrCommand } from '../../../flows/steer/pr-command.js';
+import type { CommandDecision, CommentEvent } from '../../../flows/steer/pr-command-types.js';
+import type { ActionMode } from '../action-deps.js';
+import type { ActionContext } from '../context.js';
+import { loadInputWorkloads } from '../workloads.js';
 
 export const runCommandMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   for (const name of ['run', 'republish', 'attribute']) deps.io.setOutput(name, 'false');

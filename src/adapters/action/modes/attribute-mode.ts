@@ -12,16 +12,16 @@ import {
   checkAttributionRequest,
   runAttribution,
   type AttributionRequest,
-} from '../../flows/attribute/attribution-flow.js';
-import { attributionDecision } from '../../flows/attribute/attribution-gate.js';
-import { renderAttributionMarkdown } from '../../core/report/attribution/attribution-markdown.js';
-import type { ActionMode } from './action-deps.js';
-import type { ActionContext } from './context.js';
-import { publishGate } from './gate.js';
-import type { ActionInputs } from './inputs.js';
-import { repoUrlOf } from './repo-url.js';
-import { sourceRepoOf } from './source-repo.js';
-import { loadInputWorkloads } from './workloads.js';
+} from '../../../flows/attribute/attribution-flow.js';
+import { attributionDecision } from '../../../flows/attribute/attribution-gate.js';
+import { renderAttributionMarkdown } from '../../../core/report/attribution/attribution-markdown.js';
+import type { ActionMode } from '../action-deps.js';
+import type { ActionContext } from '../context.js';
+import { publishGate } from '../gate.js';
+import type { ActionInputs } from '../inputs.js';
+import { repoUrlOf } from '../repo-url.js';
+import { sourceRepoOf } from '../source-repo.js';
+import { loadInputWorkloads } from '../workloads.js';
 
 export const runAttributeMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;

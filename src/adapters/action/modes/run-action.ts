@@ -3,10 +3,10 @@
  * proven writable. Each mode is its own file; this file only chooses.
  */
 import path from 'node:path';
-import { checkWritableDirectory } from '../../machine/os/writable-dir.js';
-import type { ActionDeps, ActionMode, ActionOutcome } from './action-deps.js';
-import type { ActionContext } from './context.js';
-import type { ActionInputs } from './inputs.js';
+import { checkWritableDirectory } from '../../../machine/os/writable-dir.js';
+import type { ActionDeps, ActionMode, ActionOutcome } from '../action-deps.js';
+import type { ActionContext } from '../context.js';
+import type { ActionInputs } from '../inputs.js';
 import { runBenchmarkMode } from './benchmark-mode.js';
 import { runCommentMode } from './comment-mode.js';
 import { runConsolidate } from './consolidate-mode.js';

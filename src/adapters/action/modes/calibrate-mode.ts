@@ -6,15 +6,15 @@
  * alarm is a warning (one in 1/α calibrations is expected), not a failure.
  */
 import path from 'node:path';
-import { runCalibration } from '../../flows/calibrate/calibrate-job.js';
-import { falseAlarmWarning } from '../../flows/calibrate/calibrate.js';
-import { renderCalibrationMarkdown } from '../../core/report/markdown/calibration-markdown.js';
-import { renderCalibrationText } from '../../core/report/terminal/calibration-text.js';
-import { RESULTS_FILE, logArchive, runPipeline } from '../../flows/compare/pipeline/pipeline.js';
-import { REPORT_FILE, pipelineDepsOf, type ActionMode } from './action-deps.js';
-import { publishGate } from './gate.js';
-import { openInputStore } from './store-setup.js';
-import { loadInputWorkloads } from './workloads.js';
+import { runCalibration } from '../../../flows/calibrate/calibrate-job.js';
+import { falseAlarmWarning } from '../../../flows/calibrate/calibrate.js';
+import { renderCalibrationMarkdown } from '../../../core/report/markdown/calibration-markdown.js';
+import { renderCalibrationText } from '../../../core/report/terminal/calibration-text.js';
+import { RESULTS_FILE, logArchive, runPipeline } from '../../../flows/compare/pipeline/pipeline.js';
+import { REPORT_FILE, pipelineDepsOf, type ActionMode } from '../action-deps.js';
+import { publishGate } from '../gate.js';
+import { openInputStore } from '../store-setup.js';
+import { loadInputWorkloads } from '../workloads.js';
 
 export const runCalibrateMode: ActionMode = async (inputs, ctx, deps, resultsDir) => {
   const { logger, io } = deps;
