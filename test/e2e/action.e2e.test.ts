@@ -201,8 +201,13 @@ describe('the action building from source', () => {
     expect(result.instructions!.changedCode).toEqual([
       expect.objectContaining({ head: 'head', changedCount: 1, executed: [], executedCount: 0 }),
     ]);
-    expect(result.samples).toEqual([]);
-    expect(result.plan.rounds).toBe(0);
+    // On failure: what the counts were, so a run that timed this head says why.
+    const counted = JSON.stringify({
+      samples: result.instructions!.samples.map((s) => [s.arm, s.repetition, Math.round(s.perTx)]),
+      notes: result.instructions!.notes,
+    });
+    expect(result.samples, counted).toEqual([]);
+    expect(result.plan.rounds, counted).toBe(0);
     const decision = JSON.parse(await readFile(ran.outputs['decision-json']!, 'utf8')) as {
       outcome: string;
       cells: Array<{ metric: string; verdict: string; evidence: string }>;
@@ -213,7 +218,7 @@ describe('the action building from source', () => {
     // the rule names: the counted cell is decided with the others, never left unstable.
     expect(decision.cells.length).toBeGreaterThan(1);
     for (const c of decision.cells) {
-      expect(c).toMatchObject({ verdict: 'no-change', evidence: 'changed code not executed' });
+      expect(c, counted).toMatchObject({ verdict: 'no-change', evidence: 'changed code not executed' });
     }
     expect(decision.counts.unstable).toBe(0);
     expect(decision.outcome).toBe('passed');
